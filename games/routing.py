@@ -1,0 +1,3 @@
+"""Websocket URL patterns, mounted by backgammon_site.asgi."""
+
+websocket_urlpatterns = []

@@ -1,0 +1,153 @@
+"""The site skeleton: home page, settings driven by the environment, deploy checks."""
+import json
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Everything settings.py reads; cleared so the machine's environment can't leak in.
+SETTINGS_ENV = [
+    "DJANGO_DEBUG",
+    "DJANGO_SECRET_KEY",
+    "DJANGO_ALLOWED_HOSTS",
+    "DJANGO_CSRF_TRUSTED_ORIGINS",
+    "DJANGO_SECURE_SSL_REDIRECT",
+    "DATABASE_URL",
+    "SQLITE_PATH",
+    "REDIS_URL",
+]
+
+
+def run_django(args, **env):
+    """Run `manage.py ...` or `python -c ...` in a fresh process with the given env."""
+    full_env = {k: v for k, v in os.environ.items() if k not in SETTINGS_ENV}
+    full_env["DJANGO_SETTINGS_MODULE"] = "backgammon_site.settings"
+    full_env.update(env)
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def print_setting(expr, **env):
+    code = (
+        "import json, django; django.setup(); from django.conf import settings; "
+        f"print(json.dumps({expr}, default=str))"
+    )
+    result = run_django(["-c", code], **env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def production_env(**extra):
+    env = {
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
+        "DJANGO_ALLOWED_HOSTS": "example.com",
+    }
+    env.update(extra)
+    return env
+
+
+@pytest.mark.django_db
+def test_home_page_renders(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert b"Backgammon" in response.content
+    assert b"css/site.css" in response.content
+
+
+def test_deploy_check_is_clean_with_production_settings():
+    result = run_django(["manage.py", "check", "--deploy"], **production_env())
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "WARNINGS" not in output, output
+    assert "no issues" in output
+
+
+def test_deploy_check_is_clean_with_ssl_redirect_off_behind_a_proxy():
+    env = production_env(DJANGO_SECURE_SSL_REDIRECT="0")
+    result = run_django(["manage.py", "check", "--deploy"], **env)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "WARNINGS" not in output, output
+    assert print_setting("settings.SECURE_SSL_REDIRECT", **env) is False
+
+
+def test_production_refuses_to_start_without_secret_key():
+    result = run_django(["manage.py", "check"], DJANGO_DEBUG="0", DJANGO_ALLOWED_HOSTS="example.com")
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "DJANGO_SECRET_KEY is not set" in result.stderr
+
+
+def test_debug_default_has_dev_key_and_local_hosts():
+    values = print_setting("[settings.DEBUG, bool(settings.SECRET_KEY), settings.ALLOWED_HOSTS]")
+    assert values == [True, True, ["127.0.0.1", "localhost", "testserver"]]
+
+
+def test_allowed_hosts_and_csrf_origins_from_env():
+    values = print_setting(
+        "[settings.ALLOWED_HOSTS, settings.CSRF_TRUSTED_ORIGINS]",
+        DJANGO_ALLOWED_HOSTS="a.example, b.example",
+        DJANGO_CSRF_TRUSTED_ORIGINS="https://a.example",
+    )
+    assert values == [["a.example", "b.example", "testserver"], ["https://a.example"]]
+
+
+def test_in_memory_channel_layer_by_default():
+    layers = print_setting("settings.CHANNEL_LAYERS")
+    assert layers["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+    assert layers["default"]["CONFIG"]["capacity"] > 100
+
+
+def test_redis_url_switches_channel_layer():
+    layers = print_setting("settings.CHANNEL_LAYERS", REDIS_URL="redis://127.0.0.1:6379/3")
+    default = layers["default"]
+    assert default["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert default["CONFIG"]["hosts"] == [
+        {"address": "redis://127.0.0.1:6379/3", "socket_timeout": None, "max_connections": 1000}
+    ]
+    assert default["CONFIG"]["capacity"] == 10000
+    assert default["CONFIG"]["expiry"] == 60
+
+
+def test_sqlite_by_default_and_sqlite_path_override(tmp_path):
+    db = print_setting("settings.DATABASES['default']")
+    assert db["ENGINE"] == "django.db.backends.sqlite3"
+    assert db["NAME"] == str(ROOT / "db.sqlite3")
+    custom = tmp_path / "other.sqlite3"
+    db = print_setting("settings.DATABASES['default']", SQLITE_PATH=str(custom))
+    assert db["NAME"] == str(custom)
+
+
+def test_database_url_switches_to_postgres():
+    db = print_setting(
+        "settings.DATABASES['default']",
+        DATABASE_URL="postgres://someone:pw@db.invalid:5432/backgammon",
+    )
+    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert db["NAME"] == "backgammon"
+    assert db["HOST"] == "db.invalid"
+    assert db["CONN_MAX_AGE"] > 0
+
+
+def test_asgi_application_routes_http_and_websocket():
+    result = run_django(
+        [
+            "-c",
+            "from backgammon_site.asgi import application; "
+            "print(sorted(application.application_mapping))",
+        ]
+    )
+    assert result.returncode == 0, result.stderr
+    assert "['http', 'websocket']" in result.stdout
