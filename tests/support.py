@@ -102,3 +102,15 @@ def free_port():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def shared_dir():
+    """The project's ``shared/`` folder, which sits beside the repository root
+    (SHARED_DIR overrides). Skips when missing, fails under CI."""
+    path = Path(os.environ.get("SHARED_DIR") or Path(__file__).resolve().parents[2] / "shared")
+    if not (path / "data" / "gnubg_positions.jsonl").is_file():
+        _missing(
+            f"the shared reference data is not at {path / 'data' / 'gnubg_positions.jsonl'}",
+            "put the project's shared/ folder beside the repository or set SHARED_DIR",
+        )
+    return path

@@ -1,0 +1,386 @@
+"""GNU Backgammon Position ID and Match ID.
+
+GNU Backgammon (gnubg) names a position with a 14-character **Position ID**
+and the match state around it with a 12-character **Match ID**; the two are
+written together as ``"posid:matchid"`` (gnubg's ``show gnubgid``).
+
+Position ID
+    An 80-bit key, base64-encoded without the trailing ``==``. The key has two
+    halves: first the checkers of the player **not** on roll, then those of the
+    player on roll. Each half walks that player's own points 1..24 (their
+    1-point first, i.e. their home board first) and then their bar, writing one
+    ``1`` bit per checker followed by a ``0`` bit. The bit stream is padded with
+    zeros to 80 bits and packed into 10 bytes, least significant bit first.
+    Borne-off checkers are implied (15 minus the checkers on the board and bar).
+    In the absolute frame of RULES.md, White's own point ``p`` is absolute
+    ``p``; Black's own point ``p`` is absolute ``25 - p``.
+
+Match ID
+    A 66-bit key in 9 bytes (same little-endian bit packing, base64 without
+    padding, 12 characters). The fields, from the lowest bit up:
+
+    ====  ============  =====================================================
+    bits  field         values
+    ====  ============  =====================================================
+    4     cube          log2 of the cube value
+    2     cube owner    0 = player 0, 1 = player 1, 3 = centred
+    1     on roll       the player whose dice these are (gnubg's ``fMove``)
+    1     crawford      1 in the Crawford game
+    3     game state    0 no game, 1 playing, 2 over, 3 resigned, 4 dropped
+    1     turn          the player who must act now (gnubg's ``fTurn``)
+    1     double        1 when a double is being offered
+    2     resign        0 none, 1 single, 2 gammon, 3 backgammon
+    3+3   dice          the two dice, 0 when not rolled
+    15    match length  0 = money game
+    15+15 score         player 0's score, then player 1's
+    ====  ============  =====================================================
+
+    **Players:** verified on the 1000 ids of ``shared/data/gnubg_positions.jsonl``,
+    gnubg's player 0 is **Black** and player 1 is **White** in this project's
+    frame. The score is passed and returned here as ``(white, black)``.
+    The dice are stored in the order given; the reference data's Match IDs
+    always hold the larger die first (its ``dice`` field is in roll order).
+
+The position key is oriented by the player *on roll* (``fMove``), which is
+also the Match ID's "on roll" bit; the "turn" bit differs from it only while a
+double or a resignation is waiting for the opponent's answer.
+
+>>> from games.engine.position import Position
+>>> position_id(Position.initial())
+'4HPwATDgc/ABMA'
+>>> position_from_id("4HPwATDgc/ABMA", "black") == Position.initial("black")
+True
+>>> match_id(on_roll="white", dice=(3, 1))
+'cIkFAAAAAAAA'
+>>> m = match_from_id("cIkFAAAAAAAA")
+>>> m["on_roll"], m["dice"], m["cube_value"], m["cube_owner"], m["match_length"]
+('white', (3, 1), 1, None, 0)
+>>> gnubg_id(Position.initial("black"), dice=(6, 5))
+'4HPwATDgc/ABMA:MAEXAAAAAAAA'
+>>> pos, state = parse_gnubg_id("4HPwATDgc/ABMA:MAEXAAAAAAAA")
+>>> pos == Position.initial("black"), state["dice"]
+(True, (6, 5))
+
+Only the Python standard library is used.
+"""
+
+from __future__ import annotations
+
+from .errors import IdError
+from .position import BLACK, CHECKERS, COLORS, WHITE, Position
+
+__all__ = [
+    "position_id",
+    "position_from_id",
+    "match_id",
+    "match_from_id",
+    "gnubg_id",
+    "parse_gnubg_id",
+    "PLAYER_OF_COLOR",
+    "COLOR_OF_PLAYER",
+    "GAME_STATES",
+]
+
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+_VALUE = {c: i for i, c in enumerate(_ALPHABET)}
+
+POSITION_ID_LENGTH = 14
+MATCH_ID_LENGTH = 12
+_POSITION_BITS = 80
+_MATCH_BITS = 66
+
+#: gnubg's player numbers in the Match ID (verified against the reference data).
+PLAYER_OF_COLOR = {BLACK: 0, WHITE: 1}
+COLOR_OF_PLAYER = {0: BLACK, 1: WHITE}
+_CENTRED = 3
+
+#: gnubg's game states (``GAME_NONE`` .. ``GAME_DROP``).
+GAME_STATES = {0: "none", 1: "playing", 2: "over", 3: "resigned", 4: "dropped"}
+
+# (name, width) of the Match ID fields, lowest bit first.
+_MATCH_FIELDS = (
+    ("cube", 4),
+    ("cube_owner", 2),
+    ("on_roll", 1),
+    ("crawford", 1),
+    ("game_state", 3),
+    ("turn", 1),
+    ("double_offered", 1),
+    ("resign_offered", 2),
+    ("die1", 3),
+    ("die2", 3),
+    ("match_length", 15),
+    ("score0", 15),
+    ("score1", 15),
+)
+
+
+# -- bit and base64 helpers ---------------------------------------------------
+def _encode_bits(bits: list, nbytes: int, nchars: int) -> str:
+    """Pack ``bits`` (LSB first per byte) into ``nbytes`` bytes, base64 them
+    and keep the first ``nchars`` characters (dropping the ``=`` padding)."""
+    data = bytearray(nbytes)
+    for i, bit in enumerate(bits):
+        if bit:
+            data[i >> 3] |= 1 << (i & 7)
+    out = []
+    for i in range(0, nbytes, 3):
+        chunk = data[i:i + 3]
+        n = len(chunk)
+        word = int.from_bytes(bytes(chunk) + bytes(3 - n), "big")
+        for k in range(n + 1):
+            out.append(_ALPHABET[(word >> (18 - 6 * k)) & 63])
+    return "".join(out)[:nchars]
+
+
+def _decode_bits(text: str, nchars: int, nbits: int, code: str, what: str) -> list:
+    """The inverse of :func:`_encode_bits`: validate ``text`` and return its
+    first ``nbits`` bits (LSB first per byte). Bits past ``nbits`` must be 0."""
+    if not isinstance(text, str):
+        raise IdError(code, f"A {what} must be a string of {nchars} characters.")
+    if len(text) != nchars:
+        raise IdError(code, f"A {what} has exactly {nchars} characters; got {len(text)}.")
+    bad = sorted({c for c in text if c not in _VALUE})
+    if bad:
+        shown = " ".join(repr(c) for c in bad)
+        raise IdError(code, f"A {what} uses only A-Z, a-z, 0-9, '+' and '/'; found {shown}.")
+    stream = 0
+    for c in text:
+        stream = (stream << 6) | _VALUE[c]
+    total = 6 * nchars
+    nbytes = total // 8
+    # Base64 is big-endian in its bytes; drop the partial trailing bits.
+    data = (stream >> (total - 8 * nbytes)).to_bytes(nbytes, "big")
+    if stream & ((1 << (total - 8 * nbytes)) - 1):
+        raise IdError(code, f"This {what} is not canonical: its last character has stray bits.")
+    bits = [(data[i >> 3] >> (i & 7)) & 1 for i in range(8 * nbytes)]
+    if any(bits[nbits:]):
+        raise IdError(code, f"This {what} sets bits beyond the {nbits} that gnubg uses.")
+    return bits[:nbits]
+
+
+def _check_color(value, name: str, code: str, allow_none: bool = False) -> None:
+    if value is None and allow_none:
+        return
+    if value not in COLORS:
+        allowed = "'white', 'black' or None" if allow_none else "'white' or 'black'"
+        raise IdError(code, f"{name} must be {allowed}; got {value!r}.")
+
+
+# -- Position ID --------------------------------------------------------------
+def position_id(pos: Position) -> str:
+    """GNU Backgammon's 14-character Position ID of ``pos``, seen by
+    ``pos.turn`` (the side on roll).
+
+    >>> position_id(Position.initial("black"))
+    '4HPwATDgc/ABMA'
+    """
+    pos.validate()
+    mover = pos.turn
+    opponent = BLACK if mover == WHITE else WHITE
+    bits = []
+    for color in (opponent, mover):
+        own = pos.mover_points(color)  # index 1..24 own points, 25 the bar
+        for n in own[1:26]:
+            if n < 0:
+                raise IdError("bad_position_id", "A position cannot hold a negative number of checkers.")
+            bits.extend([1] * n)
+            bits.append(0)
+    return _encode_bits(bits, 10, POSITION_ID_LENGTH)
+
+
+def position_from_id(pid: str, turn: str) -> Position:
+    """Decode a Position ID; ``turn`` is the side on roll (the key's point of
+    view, which the ID itself does not record).
+
+    Raises :class:`IdError` with code ``"bad_position_id"`` on a malformed ID.
+
+    >>> position_from_id("4HPwATDgc/ABMA", "white") == Position.initial("white")
+    True
+    """
+    code = "bad_position_id"
+    _check_color(turn, "The side on roll", code)
+    bits = _decode_bits(pid, POSITION_ID_LENGTH, _POSITION_BITS, code, "Position ID")
+    halves = [[0] * 26, [0] * 26]  # [opponent, on roll]; index 1..24 points, 25 bar
+    half, slot, i = 0, 1, 0
+    while half < 2:
+        if i >= _POSITION_BITS:
+            raise IdError(code, "This Position ID ends before both sides' checkers are listed.")
+        if bits[i]:
+            halves[half][slot] += 1
+        else:
+            slot += 1
+            if slot == 26:
+                half, slot = half + 1, 1
+        i += 1
+    # Whatever follows the 50th separator is already known to be zero-padding
+    # only if every remaining bit is 0.
+    if any(bits[i:]):
+        raise IdError(code, "This Position ID has more checkers than its two halves can hold.")
+    mover = turn
+    opponent = BLACK if mover == WHITE else WHITE
+    board = [0] * 25
+    bars = {}
+    offs = {}
+    for color, own in ((opponent, halves[0]), (mover, halves[1])):
+        total = sum(own[1:26])
+        if total > CHECKERS:
+            name = "White" if color == WHITE else "Black"
+            raise IdError(code, f"This Position ID gives {name} {total} checkers; a side has at most 15.")
+        bars[color] = own[25]
+        offs[color] = CHECKERS - total
+        for p in range(1, 25):
+            n = own[p]
+            if not n:
+                continue
+            absolute = p if color == WHITE else 25 - p
+            if board[absolute]:
+                raise IdError(code, f"This Position ID puts checkers of both sides on point {absolute}.")
+            board[absolute] = n if color == WHITE else -n
+    return Position(tuple(board), bars[WHITE], bars[BLACK], offs[WHITE], offs[BLACK], turn)
+
+
+# -- Match ID -----------------------------------------------------------------
+def match_id(
+    *,
+    cube_value: int = 1,
+    cube_owner: str | None = None,
+    on_roll: str,
+    crawford: bool = False,
+    game_state: int = 1,
+    turn: str | None = None,
+    double_offered: bool = False,
+    resign_offered: int = 0,
+    dice: tuple = (0, 0),
+    match_length: int = 0,
+    score: tuple = (0, 0),
+) -> str:
+    """GNU Backgammon's 12-character Match ID.
+
+    Colours (``"white"``/``"black"``) name the players; ``cube_owner=None``
+    is a centred cube; ``turn=None`` means the side on roll; ``score`` is
+    ``(white score, black score)``; ``match_length=0`` is a money game.
+    Raises :class:`IdError` (code ``"bad_match_id"``) on values that do not fit.
+
+    >>> match_id(on_roll="black", dice=(6, 5))
+    'MAEXAAAAAAAA'
+    """
+    code = "bad_match_id"
+    _check_color(on_roll, "on_roll", code)
+    _check_color(cube_owner, "cube_owner", code, allow_none=True)
+    _check_color(turn, "turn", code, allow_none=True)
+    if turn is None:
+        turn = on_roll
+    if type(cube_value) is not int or cube_value < 1 or cube_value & (cube_value - 1) or cube_value > 1 << 15:
+        raise IdError(code, f"The cube value must be a power of two from 1 to 32768; got {cube_value!r}.")
+    if game_state not in GAME_STATES:
+        raise IdError(code, f"The game state must be 0..4; got {game_state!r}.")
+    if resign_offered not in (0, 1, 2, 3):
+        raise IdError(code, f"The resignation offered must be 0..3; got {resign_offered!r}.")
+    try:
+        die1, die2 = dice
+    except (TypeError, ValueError):
+        raise IdError(code, f"dice must be a pair; got {dice!r}.") from None
+    for die in (die1, die2):
+        if type(die) is not int or not 0 <= die <= 6:
+            raise IdError(code, f"Each die must be 0 (not rolled) to 6; got {dice!r}.")
+    try:
+        white_score, black_score = score
+    except (TypeError, ValueError):
+        raise IdError(code, f"score must be a pair (white, black); got {score!r}.") from None
+    limit = (1 << 15) - 1
+    for name, value in (("match_length", match_length), ("white score", white_score), ("black score", black_score)):
+        if type(value) is not int or not 0 <= value <= limit:
+            raise IdError(code, f"The {name} must be an integer from 0 to {limit}; got {value!r}.")
+    values = {
+        "cube": cube_value.bit_length() - 1,
+        "cube_owner": _CENTRED if cube_owner is None else PLAYER_OF_COLOR[cube_owner],
+        "on_roll": PLAYER_OF_COLOR[on_roll],
+        "crawford": 1 if crawford else 0,
+        "game_state": game_state,
+        "turn": PLAYER_OF_COLOR[turn],
+        "double_offered": 1 if double_offered else 0,
+        "resign_offered": resign_offered,
+        "die1": die1,
+        "die2": die2,
+        "match_length": match_length,
+        "score0": black_score if PLAYER_OF_COLOR[BLACK] == 0 else white_score,
+        "score1": white_score if PLAYER_OF_COLOR[WHITE] == 1 else black_score,
+    }
+    bits = []
+    for name, width in _MATCH_FIELDS:
+        value = values[name]
+        bits.extend((value >> k) & 1 for k in range(width))
+    return _encode_bits(bits, 9, MATCH_ID_LENGTH)
+
+
+def match_from_id(mid: str) -> dict:
+    """Decode a Match ID into the keyword arguments of :func:`match_id`.
+
+    Raises :class:`IdError` with code ``"bad_match_id"`` on a malformed ID.
+
+    >>> match_from_id("cAkAAAAAAAAA")["dice"]
+    (0, 0)
+    """
+    code = "bad_match_id"
+    bits = _decode_bits(mid, MATCH_ID_LENGTH, _MATCH_BITS, code, "Match ID")
+    fields = {}
+    i = 0
+    for name, width in _MATCH_FIELDS:
+        fields[name] = sum(bits[i + k] << k for k in range(width))
+        i += width
+    # The 4-bit field caps the cube's log2 at 15 by construction.
+    if fields["cube_owner"] == 2:
+        raise IdError(code, "This Match ID has an invalid cube owner (2): use 0, 1 or 3 (centred).")
+    if fields["game_state"] not in GAME_STATES:
+        raise IdError(code, f"This Match ID has an unknown game state {fields['game_state']}.")
+    for die in ("die1", "die2"):
+        if fields[die] > 6:
+            raise IdError(code, f"This Match ID has a die of {fields[die]}; dice run from 0 to 6.")
+    scores = {COLOR_OF_PLAYER[0]: fields["score0"], COLOR_OF_PLAYER[1]: fields["score1"]}
+    owner = fields["cube_owner"]
+    return {
+        "cube_value": 1 << fields["cube"],
+        "cube_owner": None if owner == _CENTRED else COLOR_OF_PLAYER[owner],
+        "on_roll": COLOR_OF_PLAYER[fields["on_roll"]],
+        "crawford": bool(fields["crawford"]),
+        "game_state": fields["game_state"],
+        "turn": COLOR_OF_PLAYER[fields["turn"]],
+        "double_offered": bool(fields["double_offered"]),
+        "resign_offered": fields["resign_offered"],
+        "dice": (fields["die1"], fields["die2"]),
+        "match_length": fields["match_length"],
+        "score": (scores[WHITE], scores[BLACK]),
+    }
+
+
+# -- both together ------------------------------------------------------------
+def gnubg_id(pos: Position, **match_kwargs) -> str:
+    """``"posid:matchid"`` as gnubg prints it. ``on_roll`` defaults to
+    ``pos.turn`` and must agree with it (the Position ID is seen by the side
+    on roll); the other keywords are those of :func:`match_id`.
+
+    >>> gnubg_id(Position.initial("white"), dice=(3, 1))
+    '4HPwATDgc/ABMA:cIkFAAAAAAAA'
+    """
+    on_roll = match_kwargs.setdefault("on_roll", pos.turn)
+    if on_roll != pos.turn:
+        raise IdError(
+            "bad_match_id",
+            f"on_roll ({on_roll!r}) must be the position's side on roll ({pos.turn!r}).",
+        )
+    return f"{position_id(pos)}:{match_id(**match_kwargs)}"
+
+
+def parse_gnubg_id(s: str) -> tuple:
+    """Split and decode ``"posid:matchid"``; returns ``(Position, match dict)``.
+    The position is oriented by the Match ID's side on roll.
+
+    Raises :class:`IdError`: ``"bad_gnubg_id"`` when the text is not two IDs
+    joined by ``:``, else the code of the part that is malformed.
+    """
+    if not isinstance(s, str) or s.strip().count(":") != 1:
+        raise IdError("bad_gnubg_id", "A GNU Backgammon ID is 'PositionID:MatchID' (14 + 12 characters).")
+    pid, mid = s.strip().split(":")
+    state = match_from_id(mid)
+    return position_from_id(pid, state["on_roll"]), state

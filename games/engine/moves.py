@@ -1,0 +1,459 @@
+"""Legal plays: generation and checking.
+
+A *step* moves one checker by one die (``Step(24, 18)``, ``Step("bar", 22)``,
+``Step(3, "off")``) in the absolute frame of RULES.md. A *play* is the whole
+turn: the steps of every die that can be used. Two plays that reach the same
+position are the same play, so :func:`legal_plays` returns one play per
+distinct resulting position.
+
+>>> from .position import Position
+>>> plays = legal_plays(Position.initial(), (3, 1))
+>>> len(plays)
+16
+>>> best = check_play(Position.initial(), (3, 1), [Step(8, 5), Step(6, 5)])
+>>> best.result.board[5], best.result.turn
+(2, 'black')
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+from typing import NamedTuple
+
+from .errors import IllegalPlay
+from .position import BLACK, WHITE, Position, other
+
+BAR = "bar"
+OFF = "off"
+
+
+class Step(NamedTuple):
+    """One checker moved by one die, absolute frame (``"bar"``/``"off"`` allowed)."""
+
+    src: object
+    dst: object
+
+    def to_dict(self) -> dict:
+        return {"from": self.src, "to": self.dst}
+
+    @classmethod
+    def from_dict(cls, data) -> "Step":
+        """Parse ``{"from": p|"bar", "to": p|"off"}``; raises :class:`IllegalPlay`."""
+        if not isinstance(data, dict) or "from" not in data or "to" not in data:
+            raise IllegalPlay("bad_step", "Each step must be an object with 'from' and 'to'.")
+        src, dst = data["from"], data["to"]
+        if not (src == BAR or (type(src) is int and 1 <= src <= 24)):
+            raise IllegalPlay("bad_step", f"'from' must be a point 1-24 or \"bar\", not {src!r}.")
+        if not (dst == OFF or (type(dst) is int and 1 <= dst <= 24)):
+            raise IllegalPlay("bad_step", f"'to' must be a point 1-24 or \"off\", not {dst!r}.")
+        return cls(src, dst)
+
+
+def _to_abs(color: str, p: int, is_src: bool):
+    """Mover-frame point (25 = bar, <= 0 = off) to the absolute frame."""
+    if p >= 25:
+        return BAR
+    if p <= 0:
+        return OFF
+    return p if color == WHITE else 25 - p
+
+
+def _to_mover(color: str, p, is_src: bool) -> int:
+    if p == BAR:
+        return 25
+    if p == OFF:
+        return 0
+    return p if color == WHITE else 25 - p
+
+
+class Play:
+    """A legal play: its steps (absolute frame) and, on demand, the position it reaches."""
+
+    __slots__ = ("position", "color", "_msteps", "_steps", "_own", "_hits", "_result")
+
+    def __init__(self, position: Position, color: str, mover_steps, own, hits):
+        self.position = position
+        self.color = color
+        self._msteps = mover_steps
+        self._steps = None
+        self._own = own
+        self._hits = hits
+        self._result = None
+
+    @property
+    def steps(self) -> tuple:
+        """The steps, absolute frame, one per die played."""
+        if self._steps is None:
+            color = self.color
+            self._steps = tuple(
+                Step(_to_abs(color, s, True), _to_abs(color, d, False)) for s, d, _die in self._msteps
+            )
+        return self._steps
+
+    @property
+    def dice_used(self) -> tuple:
+        return tuple(die for _s, _d, die in self._msteps)
+
+    @property
+    def result(self) -> Position:
+        """The position after the play, with the opponent on roll."""
+        if self._result is None:
+            self._result = _build_position(self.position, self.color, self._own, self._hits)
+        return self._result
+
+    def hit_points(self) -> frozenset:
+        """Absolute points where this play hits a blot."""
+        return frozenset(_to_abs(self.color, p, False) for p in range(1, 25) if self._hits >> p & 1)
+
+    def to_list(self) -> list:
+        return [s.to_dict() for s in self.steps]
+
+    def __repr__(self) -> str:
+        return "Play(" + " ".join(f"{s.src}/{s.dst}" for s in self.steps) + ")"
+
+
+def _build_position(pos: Position, color: str, own, hits: int) -> Position:
+    board = list(pos.board)
+    nhits = bin(hits).count("1")
+    if color == WHITE:
+        for p in range(1, 25):
+            if own[p]:
+                board[p] = own[p]
+            elif board[p] > 0 or hits >> p & 1:
+                board[p] = 0
+        return Position(tuple(board), own[25], pos.black_bar + nhits, own[0], pos.black_off, BLACK)
+    for p in range(1, 25):
+        a = 25 - p
+        if own[p]:
+            board[a] = -own[p]
+        elif board[a] < 0 or hits >> p & 1:
+            board[a] = 0
+    return Position(tuple(board), pos.white_bar + nhits, own[25], pos.white_off, own[0], WHITE)
+
+
+def _opponent_points(pos: Position, color: str) -> list:
+    """Opponent checkers on each of the mover's points (index 1..24)."""
+    board = pos.board
+    if color == WHITE:
+        return [-v if v < 0 else 0 for v in board] + [0]
+    opp = [0] * 26
+    for p in range(1, 25):
+        v = board[25 - p]
+        if v > 0:
+            opp[p] = v
+    return opp
+
+
+def _generate(own: list, opp: list, d1: int, d2: int) -> dict:
+    """All maximal plays in the mover's frame: ``{(own tuple, hits): steps}``.
+
+    ``own`` is the mover's checkers (index 25 bar, 0 off); ``opp`` the
+    opponent's checkers on the mover's points. Both are used as scratch space
+    and restored. Steps are ``(src, dst, die)`` with ``dst == 0`` meaning off.
+    Non-doubles try both dice orders; doubles move checkers in non-increasing
+    order of their source point, which reaches every distinct result once.
+    The step code is written out inline: this is the hot loop of the engine.
+    """
+    if d1 == d2:
+        return _generate_doubles(own, opp, d1)
+    results = {}
+    best = 0
+    outside0 = sum(own[7:26])
+    for a, b in ((d1, d2), (d2, d1)):
+        for src1 in ((25,) if own[25] else [p for p in range(24, 0, -1) if own[p]]):
+            dst1 = src1 - a
+            hit1 = 0
+            if dst1 > 0:
+                n = opp[dst1]
+                if n >= 2:
+                    continue
+                own[src1] -= 1
+                own[dst1] += 1
+                if n:
+                    opp[dst1] = 0
+                    hit1 = 1 << dst1
+                outside1 = outside0 - 1 if src1 > 6 >= dst1 else outside0
+            else:
+                if outside0 or (dst1 < 0 and any(own[src1 + 1 : 7])):
+                    continue
+                dst1 = 0
+                own[src1] -= 1
+                own[0] += 1
+                outside1 = 0
+            step1 = (src1, dst1, a)
+            if own[0] == 15:  # the game is over: nothing more could be played
+                if best < 2:
+                    best = 2
+                    results.clear()
+                results.setdefault((tuple(own), hit1), (step1,))
+            else:
+                moved = False
+                for src2 in ((25,) if own[25] else [p for p in range(24, 0, -1) if own[p]]):
+                    dst2 = src2 - b
+                    if dst2 > 0:
+                        n = opp[dst2]
+                        if n >= 2:
+                            continue
+                        moved = True
+                        if best < 2:
+                            best = 2
+                            results.clear()
+                        own[src2] -= 1
+                        own[dst2] += 1
+                        key = (tuple(own), hit1 | (1 << dst2) if n else hit1)
+                        own[src2] += 1
+                        own[dst2] -= 1
+                    else:
+                        if outside1 or (dst2 < 0 and any(own[src2 + 1 : 7])):
+                            continue
+                        moved = True
+                        if best < 2:
+                            best = 2
+                            results.clear()
+                        dst2 = 0
+                        own[src2] -= 1
+                        own[0] += 1
+                        key = (tuple(own), hit1)
+                        own[src2] += 1
+                        own[0] -= 1
+                    if key not in results:
+                        results[key] = (step1, (src2, dst2, b))
+                if not moved and best < 2:
+                    best = 1
+                    results.setdefault((tuple(own), hit1), (step1,))
+            own[src1] += 1
+            own[dst1] -= 1  # dst1 == 0 undoes the bear-off
+            if hit1:
+                opp[dst1] = 1
+    if best == 0:
+        return {(tuple(own), 0): ()}
+    if best == 1:
+        high = d1 if d1 > d2 else d2
+        with_high = {k: v for k, v in results.items() if v[0][2] == high}
+        if with_high:
+            return with_high
+    return results
+
+
+def _generate_doubles(own: list, opp: list, die: int) -> dict:
+    results = {}
+    best = [-1]
+
+    def rec(depth, lim, steps, hits, outside):
+        if depth == 4 or own[0] == 15:
+            used = 4
+        else:
+            moved = False
+            for src in ((25,) if own[25] else [p for p in range(lim, 0, -1) if own[p]]):
+                dst = src - die
+                if dst > 0:
+                    n = opp[dst]
+                    if n >= 2:
+                        continue
+                    moved = True
+                    own[src] -= 1
+                    own[dst] += 1
+                    if n:
+                        opp[dst] = 0
+                        rec(depth + 1, src if src < 25 else 24, steps + ((src, dst, die),), hits | (1 << dst),
+                            outside - 1 if src > 6 >= dst else outside)
+                        opp[dst] = 1
+                    else:
+                        rec(depth + 1, src if src < 25 else 24, steps + ((src, dst, die),), hits,
+                            outside - 1 if src > 6 >= dst else outside)
+                    own[src] += 1
+                    own[dst] -= 1
+                else:
+                    if outside or (dst < 0 and any(own[src + 1 : 7])):
+                        continue
+                    moved = True
+                    own[src] -= 1
+                    own[0] += 1
+                    rec(depth + 1, src, steps + ((src, 0, die),), hits, 0)
+                    own[src] += 1
+                    own[0] -= 1
+            if moved:
+                return
+            used = depth
+        if used < best[0]:
+            return
+        if used > best[0]:
+            best[0] = used
+            results.clear()
+        key = (tuple(own), hits)
+        if key not in results:
+            results[key] = steps
+
+    rec(0, 24, (), 0, sum(own[7:26]))
+    return results
+
+
+def _check_dice(dice) -> tuple:
+    if (
+        not isinstance(dice, (list, tuple))
+        or len(dice) != 2
+        or not all(type(d) is int and 1 <= d <= 6 for d in dice)
+    ):
+        raise IllegalPlay("bad_dice", "Dice must be two integers from 1 to 6.")
+    return int(dice[0]), int(dice[1])
+
+
+def legal_plays(position: Position, dice) -> list:
+    """Every legal play for the side on roll, one per distinct resulting position.
+
+    When nothing can be played the list holds one empty play (the pass).
+    """
+    d1, d2 = _check_dice(dice)
+    color = position.turn
+    own = position.mover_points(color)
+    opp = _opponent_points(position, color)
+    found = _generate(own, opp, d1, d2)
+    return [Play(position, color, steps, key[0], key[1]) for key, steps in found.items()]
+
+
+def legal_move_lists(position: Position, dice) -> list:
+    """``legalMoves`` as the bot API serves it: a list of step lists (wire dicts)."""
+    return [play.to_list() for play in legal_plays(position, dice)]
+
+
+def _simulate(position: Position, dice, steps) -> tuple:
+    """Play ``steps`` in order, each with a die; returns (own, opp, hits, dice used)
+    or raises :class:`IllegalPlay` naming the first step that cannot be played."""
+    color = position.turn
+    own = position.mover_points(color)
+    opp = _opponent_points(position, color)
+    remaining = list(dice) if dice[0] != dice[1] else [dice[0]] * 4
+    hits = 0
+    for index, step in enumerate(steps):
+        where = f"Step {index + 1} ({step.src}/{step.dst})"
+        src = _to_mover(color, step.src, True)
+        dst = _to_mover(color, step.dst, False)
+        if not remaining:
+            raise IllegalPlay("too_many_steps", f"{where}: every die has already been used.", step=index)
+        if own[src] == 0:
+            if src == 25:
+                raise IllegalPlay("not_on_bar", f"{where}: you have no checker on the bar.", step=index)
+            raise IllegalPlay("not_your_checker", f"{where}: you have no checker on point {step.src}.", step=index)
+        if own[25] and src != 25:
+            raise IllegalPlay("must_enter_first", f"{where}: checkers on the bar must enter first.", step=index)
+        if dst > 0 and dst >= src:
+            raise IllegalPlay("wrong_direction", f"{where}: checkers cannot move backwards.", step=index)
+        distance = src - dst
+        if dst > 0:
+            if distance not in remaining:
+                raise IllegalPlay(
+                    "no_matching_die",
+                    f"{where}: no remaining die is a {distance} (dice left: {sorted(remaining)}).",
+                    step=index,
+                )
+            if opp[dst] >= 2:
+                raise IllegalPlay("blocked_point", f"{where}: point {step.dst} is blocked.", step=index)
+            die = distance
+            own[src] -= 1
+            own[dst] += 1
+            if opp[dst] == 1:
+                opp[dst] = 0
+                hits |= 1 << dst
+        else:
+            if sum(own[7:26]):
+                raise IllegalPlay(
+                    "cannot_bear_off",
+                    f"{where}: you cannot bear off until all your checkers are in your home board.",
+                    step=index,
+                )
+            if distance in remaining:
+                die = distance
+            else:
+                larger = sorted(d for d in remaining if d > distance)
+                if not larger:
+                    raise IllegalPlay(
+                        "no_matching_die",
+                        f"{where}: no remaining die bears off from there (dice left: {sorted(remaining)}).",
+                        step=index,
+                    )
+                if any(own[q] for q in range(src + 1, 7)):
+                    raise IllegalPlay(
+                        "higher_checker_first",
+                        f"{where}: a larger die bears off only from your highest point.",
+                        step=index,
+                    )
+                die = larger[0]
+            own[src] -= 1
+            own[0] += 1
+        remaining.remove(die)
+    return own, hits, (4 if dice[0] == dice[1] else 2) - len(remaining)
+
+
+def check_play(position: Position, dice, steps) -> Play:
+    """Validate a submitted play (any order of its steps) and return it as a :class:`Play`.
+
+    ``steps`` are :class:`Step` values or wire dicts. Raises
+    :class:`IllegalPlay` with a code saying why: ``bad_step``,
+    ``not_your_checker``, ``must_enter_first``, ``blocked_point``,
+    ``cannot_bear_off``, ``no_matching_die``, ``must_use_both_dice``,
+    ``must_use_higher_die``, ``must_move``, ...
+    """
+    d1, d2 = _check_dice(dice)
+    if not isinstance(steps, (list, tuple)):
+        raise IllegalPlay("bad_play", "A play must be a list of steps.")
+    if len(steps) > 4:
+        raise IllegalPlay("too_many_steps", "A play has at most four steps.")
+    steps = [s if isinstance(s, Step) else Step.from_dict(s) for s in steps]
+    plays = legal_plays(position, (d1, d2))
+    by_key = {(tuple(p._own), p._hits): p for p in plays}
+    color = position.turn
+    if not steps:
+        if len(plays) == 1 and not plays[0].steps:
+            return plays[0]
+        raise IllegalPlay("must_move", "You have a legal move, so you cannot pass.")
+
+    first_error = None
+    used = None
+    for order in permutations(range(len(steps))):
+        ordered = [steps[i] for i in order]
+        try:
+            own, hits, used = _simulate(position, (d1, d2), ordered)
+        except IllegalPlay as exc:
+            if first_error is None:
+                first_error = exc
+            continue
+        if (tuple(own), hits) in by_key:
+            play = Play(position, color, (), own, hits)
+            play._steps = tuple(ordered)
+            return play
+    if used is None:
+        raise first_error
+    # Every step can be played, but the play as a whole is not a legal one.
+    most = max(len(p.steps) for p in plays)
+    if used < most:
+        if d1 != d2:
+            raise IllegalPlay("must_use_both_dice", "Both dice can be played, so you must play both.")
+        raise IllegalPlay("must_use_all_dice", f"You can play {most} dice; you must play as many as possible.")
+    if d1 != d2 and most == 1:
+        raise IllegalPlay("must_use_higher_die", "Only one die can be played, so it must be the higher one.")
+    raise IllegalPlay("illegal_play", "That play is not legal here.")
+
+
+def apply_play(position: Position, dice, steps) -> Position:
+    """Check ``steps`` and return the position after them (opponent on roll)."""
+    return check_play(position, dice, steps).result
+
+
+def can_move(position: Position, dice) -> bool:
+    """Whether the side on roll has any legal step with these dice."""
+    plays = legal_plays(position, dice)
+    return bool(plays[0].steps)
+
+
+__all__ = [
+    "BAR",
+    "OFF",
+    "Step",
+    "Play",
+    "legal_plays",
+    "legal_move_lists",
+    "check_play",
+    "apply_play",
+    "can_move",
+    "other",
+]
