@@ -169,7 +169,7 @@ EMAIL_BACKEND = os.environ.get(
 )
 
 # Where game dice come from (dotted path to a class); tests inject a fixed source.
-GAMES_DICE_SOURCE = os.environ.get("GAMES_DICE_SOURCE", "games.dice.SystemDice")
+GAMES_DICE_SOURCE = os.environ.get("GAMES_DICE_SOURCE", "games.services.dice.seeded_dice")
 
 LOGGING = {
     "version": 1,

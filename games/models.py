@@ -1,4 +1,187 @@
 """Persistent state of the site: player profiles, matches, games and their numbered events.
 
-Nothing here yet; see the design's layout. Only games.services writes these models.
+Only ``games.services`` writes these models. A game's rules state is the
+engine's :class:`~games.engine.GameState`, stored as JSON in ``Game.state``;
+every accepted action appends a :class:`GameEvent` numbered by the game's
+``version``, so a game can be replayed from its events (``games.replay``).
 """
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from .engine import GameState, MatchRules, MatchState
+
+
+class Player(models.Model):
+    """A person or a bot: the profile beside Django's user."""
+
+    DEFAULT_RATING = 1500.0
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
+    display_name = models.CharField(max_length=40)
+    rating = models.FloatField(default=DEFAULT_RATING)
+    experience = models.PositiveIntegerField(default=0, help_text="Match points played in rated matches.")
+    games_played = models.PositiveIntegerField(default=0)
+    games_won = models.PositiveIntegerField(default=0)
+    matches_played = models.PositiveIntegerField(default=0)
+    matches_won = models.PositiveIntegerField(default=0)
+    is_bot = models.BooleanField(default=False)
+    suspended = models.BooleanField(default=False, help_text="A suspended player cannot log in or play.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["-rating"])]
+
+    def __str__(self) -> str:
+        return f"{self.display_name} (bot)" if self.is_bot else self.display_name
+
+
+class Match(models.Model):
+    """Two seats, a length (0 = unlimited money session), the options and the score.
+
+    The creator sits in White's seat, the joiner in Black's; the opening roll of
+    each game decides who moves first.
+    """
+
+    OPEN = "open"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+    STATUSES = [(OPEN, "Open"), (PLAYING, "Playing"), (FINISHED, "Finished"), (ABORTED, "Aborted")]
+
+    status = models.CharField(max_length=10, choices=STATUSES, default=OPEN, db_index=True)
+    white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="matches_as_white")
+    black = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="matches_as_black", null=True, blank=True
+    )
+    length = models.PositiveSmallIntegerField(default=1, help_text="Points to win; 0 is a money session.")
+    cube = models.BooleanField(default=True)
+    cube_limit = models.PositiveIntegerField(null=True, blank=True, default=64, help_text="Empty: no limit.")
+    crawford = models.BooleanField(default=True)
+    jacoby = models.BooleanField(default=False)
+    beaver = models.BooleanField(default=False)
+    raccoon = models.BooleanField(default=False)
+    auto_doubles = models.PositiveSmallIntegerField(default=0)
+    double_backgammon = models.BooleanField(default=False)
+    last_roll = models.BooleanField(default=False)
+
+    white_score = models.PositiveIntegerField(default=0)
+    black_score = models.PositiveIntegerField(default=0)
+    games_played = models.PositiveIntegerField(default=0)
+    crawford_game = models.BooleanField(default=False, help_text="The current game is the Crawford game.")
+    crawford_done = models.BooleanField(default=False)
+    winner = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    end_reason = models.CharField(max_length=20, blank=True)
+
+    private = models.BooleanField(default=False)
+    invite_code = models.CharField(max_length=32, unique=True, null=True, blank=True)
+    spectators_allowed = models.BooleanField(default=True)
+    rated = models.BooleanField(default=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        length = f"{self.length}-point" if self.length else "money"
+        black = self.black or "?"
+        return f"#{self.pk} {self.white} v {black} ({length}, {self.status})"
+
+    # -- the engine's view of the match ---------------------------------------
+    def rules(self) -> MatchRules:
+        return MatchRules(
+            length=self.length,
+            cube=self.cube,
+            cube_limit=self.cube_limit,
+            crawford=self.crawford,
+            jacoby=self.jacoby,
+            beaver=self.beaver,
+            raccoon=self.raccoon,
+            auto_doubles=self.auto_doubles,
+            double_backgammon=self.double_backgammon,
+            last_roll=self.last_roll,
+        )
+
+    def match_state(self) -> MatchState:
+        winner = None
+        if self.winner_id is not None:
+            winner = "white" if self.winner_id == self.white_id else "black"
+        return MatchState(
+            rules=self.rules(),
+            white_score=self.white_score,
+            black_score=self.black_score,
+            games_played=self.games_played,
+            is_crawford_game=self.crawford_game,
+            crawford_done=self.crawford_done,
+            winner=winner,
+        )
+
+    def color_of(self, player) -> str | None:
+        """``"white"``/``"black"`` for a seated player, else None."""
+        pid = getattr(player, "pk", player)
+        if pid is None:
+            return None
+        if pid == self.white_id:
+            return "white"
+        if pid == self.black_id:
+            return "black"
+        return None
+
+    def player_of(self, color: str):
+        return self.white if color == "white" else self.black
+
+
+class Game(models.Model):
+    """One game of a match. ``state`` is the engine's GameState as JSON."""
+
+    PLAYING = "playing"
+    FINISHED = "finished"
+    STATUSES = [(PLAYING, "Playing"), (FINISHED, "Finished")]
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=STATUSES, default=PLAYING, db_index=True)
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)
+    dice_seed = models.CharField(max_length=64, help_text="Revealed when the game ends.")
+    dice_commitment = models.CharField(max_length=64, help_text="SHA-256 of the seed, published at the start.")
+    dice_counter = models.PositiveIntegerField(default=0)
+    winner_color = models.CharField(max_length=5, blank=True)
+    points = models.PositiveIntegerField(default=0)
+    result_kind = models.CharField(max_length=20, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="unique_game_number")]
+        ordering = ["match_id", "number"]
+
+    def __str__(self) -> str:
+        return f"Game {self.number} of match #{self.match_id}"
+
+    def game_state(self) -> GameState:
+        return GameState.from_dict(self.state)
+
+
+class GameEvent(models.Model):
+    """One accepted action, numbered without gaps per game. Append-only."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=30)
+    actor = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "version"], name="unique_event_version")]
+        ordering = ["game_id", "version"]
+
+    def __str__(self) -> str:
+        return f"{self.game} v{self.version} {self.type}"

@@ -1,0 +1,140 @@
+"""Reads: snapshots for a viewer, event ranges, lobby lists, history, leaderboard.
+
+Nothing here writes. The snapshot is the one serialiser of a game's state for
+clients (websocket, bot API, pages): it speaks the absolute frame of RULES.md.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from .engine import MOVE, other
+from .engine.gnubgid import gnubg_id
+from .events import event_dict
+from .models import Game, GameEvent, Match, Player
+
+RESIGN_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
+def player_dict(player: Player | None) -> dict | None:
+    if player is None:
+        return None
+    return {
+        "id": player.pk,
+        "name": player.display_name,
+        "rating": round(player.rating, 1),
+        "isBot": player.is_bot,
+    }
+
+
+def match_dict(match: Match) -> dict:
+    return {
+        "id": match.pk,
+        "status": match.status,
+        "length": match.length,
+        "white": player_dict(match.white),
+        "black": player_dict(match.black),
+        "score": [match.white_score, match.black_score],
+        "crawfordGame": match.crawford_game,
+        "postCrawford": match.crawford_done and not match.crawford_game,
+        "rules": match.rules().to_dict(),
+        "private": match.private,
+        "spectatorsAllowed": match.spectators_allowed,
+        "rated": match.rated,
+        "winner": match.color_of(match.winner_id) if match.winner_id else None,
+        "endReason": match.end_reason,
+    }
+
+
+def position_ids(state) -> dict:
+    """GNU Backgammon's Position ID and full ``posid:matchid`` of a state."""
+    pos = state.position
+    dice = tuple(sorted(state.dice, reverse=True)) if state.dice else (0, 0)
+    return {"positionId": gnubg_id(pos, dice=dice, cube_value=state.cube_value,
+                                   cube_owner=state.cube_owner).split(":")[0],
+            "gnubgId": gnubg_id(pos, dice=dice, cube_value=state.cube_value, cube_owner=state.cube_owner)}
+
+
+def game_snapshot(game: Game, viewer_color: str | None = None) -> dict:
+    """Everything a client needs to draw the game, for a player or a spectator.
+
+    Legal plays are included for the side on roll (the client never computes
+    rules). The dice seed appears only once the game is over.
+    """
+    state = game.game_state()
+    match = game.match
+    pos = state.position
+    snapshot = {
+        "game": game.pk,
+        "match": match_dict(match),
+        "number": game.number,
+        "version": game.version,
+        "status": game.status,
+        "phase": state.phase,
+        "turn": pos.turn,
+        "actor": state.actor,
+        "you": viewer_color,
+        **pos.to_dict(),
+        "pips": {"white": pos.pip_count("white"), "black": pos.pip_count("black")},
+        "dice": list(state.dice) if state.dice else None,
+        "cube": {
+            "value": state.cube_value,
+            "owner": state.cube_owner,
+            "enabled": state.rules.cube_in_play,
+            "canDouble": bool(viewer_color) and state.can_double(viewer_color),
+            "canBeaver": bool(viewer_color) and state.can_beaver(viewer_color),
+            "canRaccoon": bool(viewer_color) and state.can_raccoon(viewer_color),
+        },
+        "resignOffer": (
+            {"by": state.resign_offer[0], "level": state.resign_offer[1],
+             "name": RESIGN_NAMES[state.resign_offer[1]]}
+            if state.resign_offer else None
+        ),
+        "legalMoves": [p.to_list() for p in state.legal_plays()] if state.phase == MOVE else [],
+        "lastTurn": (
+            {"color": state.last_mover, "moves": [s.to_dict() for s in state.last_play]}
+            if state.last_mover else None
+        ),
+        "result": state.result.to_dict() if state.result else None,
+        "diceCommitment": game.dice_commitment,
+        "diceSeed": game.dice_seed if game.status == Game.FINISHED else None,
+        **position_ids(state),
+    }
+    return snapshot
+
+
+def events_since(game: Game, version: int) -> list:
+    """The wire events of ``game`` after ``version``, in order."""
+    return [event_dict(e) for e in GameEvent.objects.filter(game=game, version__gt=version).order_by("version")]
+
+
+def current_game(match: Match) -> Game | None:
+    return match.games.order_by("-number").first()
+
+
+def open_matches():
+    """Public matches waiting for an opponent."""
+    return (Match.objects.filter(status=Match.OPEN, private=False)
+            .select_related("white").order_by("-created_at"))
+
+
+def live_matches():
+    """Matches being played that anyone may watch."""
+    return (Match.objects.filter(status=Match.PLAYING, spectators_allowed=True, private=False)
+            .select_related("white", "black").order_by("-started_at"))
+
+
+def match_history(player: Player):
+    """A player's finished matches, newest first."""
+    return (Match.objects.filter(Q(white=player) | Q(black=player), status=Match.FINISHED)
+            .select_related("white", "black", "winner").order_by("-finished_at"))
+
+
+def leaderboard(limit: int = 50):
+    """Active human and bot players by rating (only those who finished a rated match)."""
+    return (Player.objects.filter(suspended=False, experience__gt=0)
+            .select_related("user").order_by("-rating", "pk")[:limit])
+
+
+def opponent(color: str) -> str:
+    return other(color)
