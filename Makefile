@@ -21,7 +21,8 @@ run: install
 	$(VENV)/bin/daphne -b 127.0.0.1 -p 8000 backgammon_site.asgi:application
 
 test: install
-	$(PY) -m pytest
+	$(PY) -m pytest -m "not postgres"
+	$(PY) -m tests.pg_pass
 	@if command -v node >/dev/null 2>&1 && ls tests/js/*.test.mjs >/dev/null 2>&1; then \
 		node --test tests/js/*.test.mjs; \
 	fi

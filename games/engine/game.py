@@ -228,10 +228,13 @@ class GameState:
             raise IllegalAction("bad_color", f"Unknown colour {color!r}.")
         if self.phase == OVER:
             raise IllegalAction("game_over", "The game is over.")
-        if self.phase not in phases:
+        pending_offer = self.phase in (CUBE_OFFERED, RESIGN_OFFERED)
+        if self.phase not in phases and (pending_offer or self.actor == color):
             raise IllegalAction("wrong_phase", _phase_message(self))
         if self.actor != color:
             raise IllegalAction("not_your_turn", "It is not your turn.")
+        if self.phase not in phases:  # pragma: no cover - covered by the two checks above
+            raise IllegalAction("wrong_phase", _phase_message(self))
 
     def _finish(self, winner: str | None, kind: str, reason: str, **changes) -> "GameState":
         cube = changes.pop("cube_value", self.cube_value)

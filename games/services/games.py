@@ -191,6 +191,7 @@ def finish_game(game: Game, match: Match, state: GameState, *, end_match_as: tup
     else:
         next_game = start_game(match)
     append_event(game, "game_end", _end_payload(game, match, result, next_game))
+    game.save(update_fields=["version"])
 
 
 def _end_payload(game: Game, match: Match, result, next_game) -> dict:
