@@ -114,3 +114,21 @@ def shared_dir():
             "put the project's shared/ folder beside the repository or set SHARED_DIR",
         )
     return path
+
+
+GNUBG_PATHS = ("/usr/games/gnubg", "/usr/bin/gnubg")
+
+
+def require_gnubg():
+    """Return the path of GNU Backgammon's ``gnubg`` (GNUBG_PATH, PATH, /usr/games), else skip/fail."""
+    import shutil
+
+    path = os.environ.get("GNUBG_PATH") or shutil.which("gnubg")
+    if not path:
+        path = next((p for p in GNUBG_PATHS if os.access(p, os.X_OK)), None)
+    if not path or not (Path(path).is_file() and os.access(path, os.X_OK)):
+        _missing(
+            f"GNU Backgammon (gnubg) not found (GNUBG_PATH, PATH, {', '.join(GNUBG_PATHS)})",
+            "install Debian's gnubg package or set GNUBG_PATH to the executable",
+        )
+    return path

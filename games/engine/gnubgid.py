@@ -133,7 +133,7 @@ def _encode_bits(bits: list, nbytes: int, nchars: int) -> str:
     return "".join(out)[:nchars]
 
 
-def _decode_bits(text: str, nchars: int, nbits: int, code: str, what: str) -> list:
+def _decode_bits(text: str, nchars: int, nbits: int, code: str, what: str, strict: bool = True) -> list:
     """The inverse of :func:`_encode_bits`: validate ``text`` and return its
     first ``nbits`` bits (LSB first per byte). Bits past ``nbits`` must be 0."""
     if not isinstance(text, str):
@@ -154,7 +154,7 @@ def _decode_bits(text: str, nchars: int, nbits: int, code: str, what: str) -> li
     if stream & ((1 << (total - 8 * nbytes)) - 1):
         raise IdError(code, f"This {what} is not canonical: its last character has stray bits.")
     bits = [(data[i >> 3] >> (i & 7)) & 1 for i in range(8 * nbytes)]
-    if any(bits[nbits:]):
+    if strict and any(bits[nbits:]):
         raise IdError(code, f"This {what} sets bits beyond the {nbits} that gnubg uses.")
     return bits[:nbits]
 
@@ -323,7 +323,9 @@ def match_from_id(mid: str) -> dict:
     (0, 0)
     """
     code = "bad_match_id"
-    bits = _decode_bits(mid, MATCH_ID_LENGTH, _MATCH_BITS, code, "Match ID")
+    # gnubg 1.07 sets a flag past the 66 bits of the documented format (e.g. ...AAAE):
+    # ignore what lies beyond them.
+    bits = _decode_bits(mid, MATCH_ID_LENGTH, _MATCH_BITS, code, "Match ID", strict=False)
     fields = {}
     i = 0
     for name, width in _MATCH_FIELDS:
