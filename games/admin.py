@@ -1,0 +1,244 @@
+"""The Django admin: a read-only window on players, matches, games and events.
+
+The admin never edits game state. Every model here is read-only; the only
+writes are actions (suspend/unsuspend players, abort matches), and each calls
+the service layer (``games.services``) exactly as the rest of the site does.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.utils.html import format_html
+
+from . import selectors, services
+from .engine.errors import EngineError
+from .errors import ServiceError
+from .models import Game, GameEvent, Match, Player
+
+User = get_user_model()
+
+PLAYER_STATS = ("display_name", "rating", "experience", "games_played", "games_won", "matches_played",
+                "matches_won", "is_bot", "suspended", "created_at")
+
+
+# -- shared pieces -------------------------------------------------------------------------
+
+
+class ReadOnlyMixin:
+    """Every field read-only; no add, change or delete (viewing needs the view permission)."""
+
+    def get_readonly_fields(self, request, obj=None):
+        names = [f.name for f in self.model._meta.get_fields() if f.concrete and not f.auto_created]
+        return [*names, *getattr(self, "extra_readonly_fields", ())]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class LeadFieldsMixin:
+    """Show ``lead_fields`` first, then every other field of the model (so new fields appear)."""
+
+    lead_fields: tuple = ()
+
+    def get_fieldsets(self, request, obj=None):
+        rest = [name for name in self.get_readonly_fields(request, obj) if name not in self.lead_fields]
+        return [(None, {"fields": self.lead_fields}), ("Details", {"fields": rest})]
+
+
+def _refusal(exc: Exception) -> str:
+    return getattr(exc, "message", "") or str(exc)
+
+
+def game_position_ids(game: Game) -> dict:
+    """The Position ID and full gnubg id of ``game`` within its match (length and score)."""
+    match = game.match
+    return selectors.position_ids(game.game_state(), length=match.length,
+                                  score=selectors._score_at_start(game, match))
+
+
+def position_ids_html(game: Game | None):
+    """The game's GNU Backgammon Position ID and full gnubg id, or a dash."""
+    if game is None:
+        return "—"
+    ids = game_position_ids(game)
+    return format_html(
+        "Position ID <code>{}</code><br>GNU Backgammon ID <code>{}</code>",
+        ids["positionId"], ids["gnubgId"],
+    )
+
+
+# -- players and users -------------------------------------------------------------------------
+
+
+class PlayerInline(ReadOnlyMixin, admin.StackedInline):
+    model = Player
+    fk_name = "user"
+    can_delete = False
+    fields = PLAYER_STATS
+    verbose_name_plural = "player profile"
+
+    def get_readonly_fields(self, request, obj=None):
+        return PLAYER_STATS
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    """Django's user admin with the player profile shown read-only beneath."""
+
+    inlines = [PlayerInline]
+
+
+@admin.register(Player)
+class PlayerAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("display_name", "user", "rating_display", "experience", "matches_played", "matches_won",
+                    "is_bot", "suspended")
+    list_filter = ("is_bot", "suspended")
+    search_fields = ("display_name", "user__username", "user__email")
+    list_select_related = ("user",)
+    ordering = ("display_name",)
+    actions = ("suspend_players", "unsuspend_players")
+
+    @admin.display(description="rating", ordering="rating")
+    def rating_display(self, player):
+        return f"{player.rating:.1f}"
+
+    def has_suspend_permission(self, request):
+        return request.user.has_perm("games.change_player")
+
+    @admin.action(description="Suspend selected players", permissions=["suspend"])
+    def suspend_players(self, request, queryset):
+        self._set_suspended(request, queryset, True)
+
+    @admin.action(description="Unsuspend selected players", permissions=["suspend"])
+    def unsuspend_players(self, request, queryset):
+        self._set_suspended(request, queryset, False)
+
+    def _set_suspended(self, request, queryset, suspended: bool):
+        verb = "Suspended" if suspended else "Unsuspended"
+        names = []
+        for player in queryset.select_related("user"):
+            try:
+                services.player_set_suspended(player=player, suspended=suspended)
+            except (ServiceError, EngineError) as exc:
+                self.message_user(request, f"{player}: {_refusal(exc)}", messages.ERROR)
+            else:
+                names.append(str(player))
+        if names:
+            self.message_user(request, f"{verb} {len(names)} player(s): {', '.join(names)}.", messages.SUCCESS)
+
+
+# -- matches -------------------------------------------------------------------------------------
+
+
+class GameInline(ReadOnlyMixin, admin.TabularInline):
+    model = Game
+    fields = ("number", "status", "winner_color", "points", "result_kind", "version", "started_at", "finished_at")
+    show_change_link = True
+    extra = 0
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields
+
+
+@admin.register(Match)
+class MatchAdmin(LeadFieldsMixin, ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("id", "white", "black", "length", "score", "status", "created_at")
+    list_filter = ("status", "length", "private", "rated")
+    search_fields = ("white__display_name", "black__display_name", "white__user__username",
+                     "black__user__username")
+    list_select_related = ("white", "black")
+    date_hierarchy = "created_at"
+    inlines = [GameInline]
+    actions = ("abort_matches",)
+    extra_readonly_fields = ("score", "current_position")
+    lead_fields = ("status", "white", "black", "length", "score", "current_position", "winner", "end_reason",
+                   "created_at", "started_at", "finished_at")
+
+    @admin.display(description="score")
+    def score(self, match):
+        return f"{match.white_score}–{match.black_score}"
+
+    @admin.display(description="current game")
+    def current_position(self, match):
+        game = selectors.current_game(match)
+        if game is None:
+            return "—"
+        return format_html("Game {} ({})<br>{}", game.number, game.get_status_display(), position_ids_html(game))
+
+    def has_abort_permission(self, request):
+        return request.user.has_perm("games.change_match")
+
+    @admin.action(description="Abort selected matches", permissions=["abort"])
+    def abort_matches(self, request, queryset):
+        aborted = []
+        for match_id in queryset.order_by("pk").values_list("pk", flat=True):
+            try:
+                services.match_abort(match_id=match_id)
+            except (ServiceError, EngineError) as exc:
+                self.message_user(request, f"Match #{match_id}: {_refusal(exc)}", messages.ERROR)
+            else:
+                aborted.append(f"#{match_id}")
+        if aborted:
+            self.message_user(request, f"Aborted {len(aborted)} match(es): {', '.join(aborted)}.",
+                              messages.SUCCESS)
+
+
+# -- games and their events ---------------------------------------------------------------------------
+
+
+class GameEventInline(ReadOnlyMixin, admin.TabularInline):
+    model = GameEvent
+    fields = ("version", "type", "actor", "payload", "created_at")
+    ordering = ("version",)
+    extra = 0
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("actor")
+
+
+@admin.register(Game)
+class GameAdmin(LeadFieldsMixin, ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("id", "match", "number", "status", "winner_color", "points", "version")
+    list_filter = ("status",)
+    search_fields = ("=id", "=match__id")
+    list_select_related = ("match", "match__white", "match__black")
+    inlines = [GameEventInline]
+    extra_readonly_fields = ("current_position", "seed")
+    lead_fields = ("match", "number", "status", "version", "current_position", "winner_color", "points",
+                   "result_kind", "started_at", "finished_at", "dice_commitment", "seed", "dice_counter")
+
+    def get_readonly_fields(self, request, obj=None):
+        # the raw seed is shown through ``seed``, hidden while the game is being played
+        return [name for name in super().get_readonly_fields(request, obj) if name != "dice_seed"]
+
+    @admin.display(description="position")
+    def current_position(self, game):
+        return position_ids_html(game)
+
+    @admin.display(description="dice seed")
+    def seed(self, game):
+        # The seed decides every future roll: keep it out of sight until the game ends.
+        return game.dice_seed if game.status == Game.FINISHED else "(revealed when the game ends)"
+
+
+@admin.register(GameEvent)
+class GameEventAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("id", "game", "version", "type", "actor", "created_at")
+    list_filter = ("type",)
+    search_fields = ("=game__id",)
+    list_select_related = ("game", "actor")
+    ordering = ("game_id", "version")

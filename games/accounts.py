@@ -1,0 +1,111 @@
+"""Account pages: sign up, and a login form that says when an account is suspended.
+
+The other account pages (logout, password change and reset) are Django's own
+views from ``django.contrib.auth.urls`` with the site's templates. Sign-up
+validates with Django's :class:`UserCreationForm` and creates the user and its
+player profile through ``games.services.player_register``; nothing here saves
+a model itself.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.views import LoginView
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_http_methods
+
+from .auth import SUSPENDED_MESSAGE, is_suspended
+from .errors import ServiceError
+from .models import Player
+from .services import player_register
+
+SIGNUP_BACKEND = "games.auth.ActivePlayerBackend"
+
+
+class SignUpForm(UserCreationForm):
+    """Username, optional display name and e-mail, password twice."""
+
+    display_name = forms.CharField(
+        max_length=Player._meta.get_field("display_name").max_length,
+        required=False,
+        help_text="Shown to other players. Leave empty to use your username.",
+    )
+    email = forms.EmailField(
+        required=False,
+        help_text="Optional; needed only to reset a forgotten password.",
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "display_name", "email")
+
+    def clean_display_name(self):
+        return " ".join(self.cleaned_data.get("display_name", "").split())
+
+    def save(self, commit=True):  # pragma: no cover - guard: the view registers through the service
+        raise NotImplementedError("Sign-up goes through games.services.player_register.")
+
+
+class PlayerAuthenticationForm(AuthenticationForm):
+    """Django's login form, with a clear error for a suspended player.
+
+    The backend refuses a suspended player like a wrong password; when the
+    password is in fact right, say that the account is suspended instead.
+    """
+
+    error_messages = {**AuthenticationForm.error_messages, "suspended": SUSPENDED_MESSAGE}
+
+    def clean(self):
+        try:
+            return super().clean()
+        except ValidationError:
+            user = self._suspended_user()
+            if user is not None:
+                raise ValidationError(self.error_messages["suspended"], code="suspended") from None
+            raise
+
+    def _suspended_user(self):
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if not username or not password:
+            return None
+        UserModel = get_user_model()
+        try:
+            user = UserModel._default_manager.get_by_natural_key(username)
+        except UserModel.DoesNotExist:
+            return None
+        if user.is_active and is_suspended(user) and user.check_password(password):
+            return user
+        return None
+
+
+class PlayerLoginView(LoginView):
+    authentication_form = PlayerAuthenticationForm
+
+
+@sensitive_post_parameters("password1", "password2")
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    """Create an account and its player profile, log in, go home."""
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            player = player_register(
+                username=data["username"],
+                password=data["password1"],
+                display_name=data.get("display_name", ""),
+                email=data.get("email", ""),
+            )
+        except ServiceError as exc:  # e.g. the name was taken in the meantime
+            form.add_error("username", exc.message)
+        else:
+            login(request, player.user, backend=SIGNUP_BACKEND)
+            return redirect("home")
+    return render(request, "registration/signup.html", {"form": form})
