@@ -199,3 +199,11 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = True
     X_FRAME_OPTIONS = "DENY"
 
+# Realtime play (docs/PROTOCOL.md): seconds a disconnected player may be away before the
+# opponent can claim the match, before the server closes the match itself, and between two
+# runs of the per-process sweep (0 turns the sweep off).
+GAMES_ABSENCE_GRACE = int(os.environ.get("GAMES_ABSENCE_GRACE", "120"))
+GAMES_ABANDON_AFTER = int(os.environ.get("GAMES_ABANDON_AFTER", "1800"))
+GAMES_SWEEP_INTERVAL = float(os.environ.get("GAMES_SWEEP_INTERVAL", "1"))
+GAMES_WS_FLOOD_LIMIT = 40  # messages per 2 seconds on one socket before it is closed (1008)
+GAMES_CHAT_LIMIT = 5  # chat lines per 10 seconds

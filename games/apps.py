@@ -7,5 +7,8 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         from . import signals
+        from .events import add_listener
+        from .realtime import broadcast
 
         signals.connect()
+        add_listener(broadcast)  # committed events go to the channel layer

@@ -46,15 +46,50 @@ def remove_listener(listener) -> None:
         _listeners.remove(listener)
 
 
-def publish_on_commit(event) -> None:
-    """Send ``event`` to the listeners once the current transaction commits."""
-    data = event_dict(event)
+def publish_on_commit(event) -> dict:
+    """Send ``event`` to the listeners once the current transaction commits.
 
+    Returns the wire dict that will be sent, so the caller may still add
+    derived fields (the legal plays of the side on roll) before the commit.
+    """
+    data = event_dict(event)
+    _on_commit(data)
+    return data
+
+
+def publish_data_on_commit(data: dict) -> None:
+    """Send a wire dict that is not a stored game event (chat, presence, lobby)."""
+    _on_commit(data)
+
+
+def _on_commit(data: dict) -> None:
     def send():
         for listener in list(_listeners):
             try:
                 listener(data)
             except Exception:  # a broken listener must not break the others
-                logger.exception("event listener %r failed for %s v%s", listener, data["game"], data["v"])
+                logger.exception("event listener %r failed for %r", listener, data.get("t"))
 
     transaction.on_commit(send)
+
+
+def lobby_entry(match) -> dict | None:
+    """A lobby message for a match that opened, started, scored or ended (None for a
+    private match: it never appears in the lobby)."""
+    from .selectors import match_dict
+
+    if match.private:
+        return None
+    visible = match.status in ("open", "playing")
+    if visible and match.status == "playing" and not match.spectators_allowed:
+        visible = False
+    if visible:
+        return {"lobby": True, "t": "lobby_update", "d": match_dict(match)}
+    return {"lobby": True, "t": "lobby_remove", "d": {"id": match.pk}}
+
+
+def publish_match_on_commit(match) -> None:
+    """Tell the lobby about ``match`` after commit (never about a private match)."""
+    entry = lobby_entry(match)
+    if entry is not None:
+        _on_commit(entry)

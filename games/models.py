@@ -77,8 +77,19 @@ class Match(models.Model):
 
     private = models.BooleanField(default=False)
     invite_code = models.CharField(max_length=32, unique=True, null=True, blank=True)
-    spectators_allowed = models.BooleanField(default=True)
+    spectators_allowed = models.BooleanField(default=True, help_text="Logged-in users may watch.")
+    anonymous_spectators = models.BooleanField(default=True, help_text="Visitors who are not logged in may watch.")
     rated = models.BooleanField(default=True)
+    rematch_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+
+    # Clocks: a per-move delay plus a time bank per match point (0 = no clock).
+    clock_delay = models.PositiveSmallIntegerField(default=0, help_text="Seconds per move before the bank runs.")
+    clock_bank = models.PositiveIntegerField(default=0, help_text="Seconds of time bank per match point.")
+    white_bank_ms = models.BigIntegerField(default=0)
+    black_bank_ms = models.BigIntegerField(default=0)
+    # Absence: when a player's last socket closed (None while connected).
+    white_away_since = models.DateTimeField(null=True, blank=True)
+    black_away_since = models.DateTimeField(null=True, blank=True)
 
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -155,6 +166,10 @@ class Game(models.Model):
     winner_color = models.CharField(max_length=5, blank=True)
     points = models.PositiveIntegerField(default=0)
     result_kind = models.CharField(max_length=20, blank=True)
+    # The running clock: whose it is, since when, and when that player's time is up.
+    clock_color = models.CharField(max_length=5, blank=True)
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    clock_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -185,3 +200,89 @@ class GameEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} v{self.version} {self.type}"
+
+
+class ChatMessage(models.Model):
+    """A chat line in a match: the players' room or the spectators' room."""
+
+    PLAYERS = "players"
+    SPECTATORS = "spectators"
+    ROOMS = [(PLAYERS, "Players"), (SPECTATORS, "Spectators")]
+    MAX_LENGTH = 500
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat")
+    room = models.CharField(max_length=10, choices=ROOMS)
+    author = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, related_name="+")
+    name = models.CharField(max_length=40)
+    text = models.CharField(max_length=MAX_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match_id", "pk"]
+        indexes = [models.Index(fields=["match", "room", "-id"])]
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.text[:40]}"
+
+
+class Connection(models.Model):
+    """One open websocket on a match (presence, shared by every server process)."""
+
+    channel_name = models.CharField(max_length=200, unique=True)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="connections")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    role = models.CharField(max_length=10)  # white / black / spectator
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+# -- the bot API: agents, house bots and the matchmaking queue ------------------------------
+
+
+class Agent(models.Model):
+    """A program playing through the HTTP bot API: a bot Player plus the hash of its API key.
+
+    The key itself is shown once, at registration; only its SHA-256 is stored.
+    """
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="agent")
+    key_hash = models.CharField(max_length=64, unique=True, help_text="SHA-256 (hex) of the API key.")
+    key_prefix = models.CharField(max_length=12, help_text="The key's first characters, to recognise it.")
+    description = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"agent {self.player.display_name}"
+
+
+class HouseBot(models.Model):
+    """The site's own computer player at one strength (``games.bots.LEVELS``)."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="housebot")
+    level = models.CharField(max_length=30, unique=True)
+
+    def __str__(self) -> str:
+        return f"house bot {self.level}"
+
+
+class QueueEntry(models.Model):
+    """A player's place in the matchmaking queue (one row per player, reused)."""
+
+    WAITING = "waiting"
+    MATCHED = "matched"
+    EXPIRED = "expired"
+    STATUSES = [(WAITING, "Waiting"), (MATCHED, "Matched"), (EXPIRED, "Expired")]
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="queue_entry")
+    game = models.CharField(max_length=20, default="backgammon")
+    length = models.PositiveSmallIntegerField(default=1)
+    status = models.CharField(max_length=10, choices=STATUSES, default=WAITING)
+    match = models.ForeignKey(Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    queued_at = models.DateTimeField(help_text="When the player (re)joined: the FIFO order.")
+    seen_at = models.DateTimeField(help_text="Last join or status poll: the entry expires this long after.")
+
+    class Meta:
+        verbose_name_plural = "queue entries"
+        indexes = [models.Index(fields=["status", "game", "length", "queued_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.status} ({self.length}-point)"

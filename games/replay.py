@@ -28,7 +28,7 @@ _APPLY = {
 }
 
 # events that inform but do not change the rules state
-INFORMATIONAL = {"game_end", "chat", "presence", "clock", "claim"}
+INFORMATIONAL = {"game_end", "rematch_offer", "rematch_start"}
 
 
 def replay_events(events) -> GameState:

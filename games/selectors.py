@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from .engine import MOVE, other
-from .engine.gnubgid import gnubg_id
+from .engine import CUBE_OFFERED, MOVE, OVER, RESIGN_OFFERED, other
+from .engine.gnubgid import match_id, position_id
 from .events import event_dict
 from .models import Game, GameEvent, Match, Player
+from .services.clock import clock_dict
 
 RESIGN_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
 
@@ -46,13 +47,31 @@ def match_dict(match: Match) -> dict:
     }
 
 
-def position_ids(state) -> dict:
-    """GNU Backgammon's Position ID and full ``posid:matchid`` of a state."""
+def position_ids(state, *, length: int = 0, score: tuple = (0, 0)) -> dict:
+    """GNU Backgammon's Position ID, Match ID and ``posid:matchid`` of a state within
+    its match (``length`` 0 for money, ``score`` as (white, black) at the game's start)."""
     pos = state.position
+    if state.phase == OVER:
+        reason = state.result.reason if state.result else ""
+        game_state = {"resign": 3, "drop": 4}.get(reason, 2)
+    else:
+        game_state = 1
     dice = tuple(sorted(state.dice, reverse=True)) if state.dice else (0, 0)
-    return {"positionId": gnubg_id(pos, dice=dice, cube_value=state.cube_value,
-                                   cube_owner=state.cube_owner).split(":")[0],
-            "gnubgId": gnubg_id(pos, dice=dice, cube_value=state.cube_value, cube_owner=state.cube_owner)}
+    mid = match_id(
+        cube_value=state.cube_value,
+        cube_owner=state.cube_owner,
+        on_roll=pos.turn,
+        crawford=state.rules.crawford_game,
+        game_state=game_state,
+        turn=state.actor or pos.turn,
+        double_offered=state.phase == CUBE_OFFERED,
+        resign_offered=state.resign_offer[1] if state.phase == RESIGN_OFFERED and state.resign_offer else 0,
+        dice=dice,
+        match_length=length,
+        score=score,
+    )
+    pid = position_id(pos)
+    return {"positionId": pid, "matchId": mid, "gnubgId": f"{pid}:{mid}"}
 
 
 def game_snapshot(game: Game, viewer_color: str | None = None) -> dict:
@@ -98,9 +117,22 @@ def game_snapshot(game: Game, viewer_color: str | None = None) -> dict:
         "result": state.result.to_dict() if state.result else None,
         "diceCommitment": game.dice_commitment,
         "diceSeed": game.dice_seed if game.status == Game.FINISHED else None,
-        **position_ids(state),
+        **position_ids(state, length=match.length, score=_score_at_start(game, match)),
+        "clock": clock_dict(game, match),
     }
     return snapshot
+
+
+def _score_at_start(game: Game, match: Match) -> tuple:
+    """The match score when ``game`` started (its own points not yet added)."""
+    if game.status != Game.FINISHED or not game.winner_color:
+        return (match.white_score, match.black_score)
+    white, black = match.white_score, match.black_score
+    if game.winner_color == "white":
+        white -= game.points
+    else:
+        black -= game.points
+    return (white, black)
 
 
 def events_since(game: Game, version: int) -> list:

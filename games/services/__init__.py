@@ -24,6 +24,16 @@ from .games import (
 )
 from .matches import match_abort, match_create, match_join, match_leave
 from .players import player_for_user, player_register, player_set_suspended
+from .realtime import (
+    chat_post,
+    chat_recent,
+    match_claim,
+    match_rematch,
+    presence_dict,
+    presence_join,
+    presence_leave,
+    sweep,
+)
 
 __all__ = [
     "dice_for", "use_dice",
@@ -31,4 +41,6 @@ __all__ = [
     "game_resign_accept", "game_resign_offer", "game_resign_reject", "game_roll", "game_take",
     "match_abort", "match_create", "match_join", "match_leave",
     "player_for_user", "player_register", "player_set_suspended",
+    "chat_post", "chat_recent", "match_claim", "match_rematch", "presence_dict", "presence_join",
+    "presence_leave", "sweep",
 ]

@@ -14,11 +14,12 @@ from django.db.models import F
 from django.utils import timezone
 
 from ..dice import commitment, new_server_seed
-from ..engine import OPENING, TURN, GameState
+from ..engine import MOVE, OPENING, TURN, GameState
 from ..engine.notation import format_play
 from ..errors import BadRequest, Conflict, Forbidden, NotFound
-from ..events import publish_on_commit
+from ..events import publish_match_on_commit, publish_on_commit
 from ..models import Game, GameEvent, Match, Player
+from . import clock
 from .dice import dice_for
 from .players import require_active
 
@@ -48,7 +49,7 @@ def append_event(game: Game, kind: str, payload: dict, actor: Player | None = No
     """Write the game's next numbered event and publish it after commit."""
     game.version += 1
     event = GameEvent.objects.create(game=game, version=game.version, type=kind, actor=actor, payload=payload)
-    publish_on_commit(event)
+    game._last_published = publish_on_commit(event)
     return event
 
 
@@ -98,6 +99,9 @@ def start_game(match: Match) -> Game:
     """Create the match's next game, publish the dice commitment and roll the opening.
     The caller holds the match lock."""
     state = GameState.new(match.match_state().game_rules())
+    if match.length == 0 and clock.has_clock(match):  # a money session's bank is per game
+        match.white_bank_ms = match.black_bank_ms = clock.initial_bank_ms(match)
+        match.save(update_fields=["white_bank_ms", "black_bank_ms"])
     seed = new_server_seed()
     game = Game.objects.create(
         match=match,
@@ -147,9 +151,17 @@ def start_game(match: Match) -> Game:
 
 
 def save_state(game: Game, state: GameState) -> None:
+    """Store the state (and start the clock of whoever must act next)."""
     game.state = state.to_dict()
+    clock.start(game, game.match, state.actor if not state.is_over else None, clock.now())
+    last = getattr(game, "_last_published", None)
+    if last is not None and state.phase == MOVE:
+        # The side on roll gets its legal plays with the event (not stored: derived).
+        last["legalMoves"] = [p.to_list() for p in state.legal_plays()]
+        last["legalFor"] = state.actor
     game.save(update_fields=["state", "version", "dice_counter", "status", "winner_color", "points",
-                             "result_kind", "finished_at"])
+                             "result_kind", "finished_at", "clock_color", "clock_started_at",
+                             "clock_deadline"])
 
 
 def finish_game(game: Game, match: Match, state: GameState, *, end_match_as: tuple | None = None) -> None:
@@ -177,6 +189,7 @@ def finish_game(game: Game, match: Match, state: GameState, *, end_match_as: tup
         match.crawford_game = match_state.is_crawford_game
         match.crawford_done = match_state.crawford_done
         match.save(update_fields=["white_score", "black_score", "games_played", "crawford_game", "crawford_done"])
+        publish_match_on_commit(match)
         for color, player in (("white", match.white), ("black", match.black)):
             Player.objects.filter(pk=player.pk).update(
                 games_played=F("games_played") + 1,
@@ -209,39 +222,64 @@ def _end_payload(game: Game, match: Match, result, next_game) -> dict:
 
 
 def _act(game_id, player, expected_version, kind, apply, payload=None):
-    """The shared path of every player action."""
+    """The shared path of every player action: ``apply(state, colour)`` is the engine call,
+    ``payload(new_state, colour)`` the event's extra fields."""
+
+    def step(game, state, color):
+        state = apply(state, color)
+        append_event(game, kind, {"color": color, **(payload(state, color) if payload else {})},
+                     actor=game.match.player_of(color))
+        return state
+
+    return _run(game_id, player, expected_version, step)
+
+
+def _run(game_id, player, expected_version, step):
+    """Lock, check the seat, the game and the version, run ``step`` and store the result.
+    A player whose clock has run out loses on time instead."""
+    timed_out = False
     with transaction.atomic():
         game, match = lock_game(game_id)
         color = seat_of(match, player)
         if game.status == Game.FINISHED:
             raise Conflict("game_over", "This game is over.")
         check_version(game, expected_version)
-        state = apply(game.game_state(), color)
-        append_event(game, kind, {"color": color, **(payload(state, color) if payload else {})}, actor=player)
-        if not state.is_over:
-            state = auto_advance(game, state)
-        save_state(game, state)
-        if state.is_over:
-            finish_game(game, match, state)
-        return game
+        at = clock.now()
+        if game.clock_deadline is not None and at >= game.clock_deadline:
+            timed_out = game.clock_color == color
+            time_out(game, match)
+        else:
+            state = step(game, game.game_state(), color)
+            clock.charge(game, match, color, at)
+            if not state.is_over:
+                state = auto_advance(game, state)
+            save_state(game, state)
+            if state.is_over:
+                finish_game(game, match, state)
+            return game
+    if timed_out:
+        raise Conflict("time_out", "Your time ran out: the match is lost on time.")
+    raise Conflict("game_over", "Your opponent's time ran out: the match is over.")
+
+
+def time_out(game: Game, match: Match) -> None:
+    """The player whose clock ran out loses the match (the caller holds the locks)."""
+    from .matches import forfeit_match
+
+    forfeit_match(match, game.clock_color, "timeout", game=game)
 
 
 def game_roll(*, game_id, player: Player, expected_version: int | None = None) -> Game:
     """Roll the dice (the turn's start, when a cube decision was possible)."""
-    with transaction.atomic():
-        game, match = lock_game(game_id)
-        color = seat_of(match, player)
-        if game.status == Game.FINISHED:
-            raise Conflict("game_over", "This game is over.")
-        check_version(game, expected_version)
-        state = game.game_state()
+
+    def step(game, state, color):
         if state.actor != color:
             raise Conflict("not_your_turn", "It is not your turn.")
         if state.phase != TURN:
             state.roll(color, (1, 1))  # raises the engine's wrong_phase error
-        state = _roll_for(game, state, dice_for(game), auto=False)
-        save_state(game, state)
-        return game
+        return _roll_for(game, state, dice_for(game), auto=False)
+
+    return _run(game_id, player, expected_version, step)
 
 
 def game_move(*, game_id, player: Player, moves, expected_version: int | None = None) -> Game:

@@ -10,8 +10,10 @@ from django.utils import timezone
 
 from ..engine import EngineError, MatchRules
 from ..errors import BadRequest, Conflict, Forbidden, NotFound
+from ..events import publish_match_on_commit
 from ..models import Game, Match, Player
 from ..ratings import rating_changes
+from . import clock
 from .games import append_event, finish_game, start_game
 from .players import require_active
 
@@ -22,11 +24,16 @@ OPTION_FIELDS = ("length", "cube", "cube_limit", "crawford", "jacoby", "beaver",
 def match_create(*, creator: Player, length: int = 1, cube: bool | None = None, cube_limit: int | None = 64,
                  crawford: bool = True, jacoby: bool = False, beaver: bool = False, raccoon: bool = False,
                  auto_doubles: int = 0, double_backgammon: bool = False, last_roll: bool = False,
-                 private: bool = False, spectators_allowed: bool = True, rated: bool | None = None) -> Match:
+                 private: bool = False, spectators_allowed: bool = True, anonymous_spectators: bool = True,
+                 rated: bool | None = None, clock_delay: int = 0, clock_bank: int = 0) -> Match:
     """Open a match waiting for an opponent. Options follow RULES.md; a bad
     combination is refused with the engine's code (e.g. ``money_only_option``)."""
     require_active(creator)
-    for name, value in (("private", private), ("spectators_allowed", spectators_allowed)):
+    for name, value, most in (("clock_delay", clock_delay, 600), ("clock_bank", clock_bank, 3600)):
+        if type(value) is not int or not 0 <= value <= most:
+            raise BadRequest("bad_clock", f"'{name}' must be a whole number of seconds from 0 to {most}.")
+    for name, value in (("private", private), ("spectators_allowed", spectators_allowed),
+                        ("anonymous_spectators", anonymous_spectators)):
         if type(value) is not bool:
             raise BadRequest("bad_option", f"'{name}' must be true or false.")
     for name, value in (("cube", cube), ("crawford", crawford), ("jacoby", jacoby), ("beaver", beaver),
@@ -40,7 +47,7 @@ def match_create(*, creator: Player, length: int = 1, cube: bool | None = None, 
                            double_backgammon=double_backgammon, last_roll=last_roll)
     except EngineError as exc:
         raise BadRequest(exc.code, exc.message) from None
-    return Match.objects.create(
+    match = Match.objects.create(
         white=creator,
         length=rules.length,
         cube=rules.cube,
@@ -54,9 +61,14 @@ def match_create(*, creator: Player, length: int = 1, cube: bool | None = None, 
         last_roll=rules.last_roll,
         private=private,
         spectators_allowed=spectators_allowed,
+        anonymous_spectators=anonymous_spectators,
+        clock_delay=clock_delay,
+        clock_bank=clock_bank,
         rated=(rules.length > 0) if rated is None else (bool(rated) and rules.length > 0),
         invite_code=secrets.token_urlsafe(12),
     )
+    publish_match_on_commit(match)
+    return match
 
 
 def _lock_match(match_id=None, invite_code=None) -> Match:
@@ -84,8 +96,12 @@ def match_join(*, player: Player, match_id=None, invite_code=None) -> Match:
         match.black = player
         match.status = Match.PLAYING
         match.started_at = timezone.now()
-        match.save(update_fields=["black", "status", "started_at"])
+        match.white_bank_ms = match.black_bank_ms = clock.initial_bank_ms(match)
+        match.white_away_since = match.black_away_since = None
+        match.save(update_fields=["black", "status", "started_at", "white_bank_ms", "black_bank_ms",
+                                  "white_away_since", "black_away_since"])
         start_game(match)
+        publish_match_on_commit(match)
         return match
 
 
@@ -105,19 +121,28 @@ def match_leave(*, match_id, player: Player) -> Match:
             match.end_reason = "cancelled"
             match.finished_at = timezone.now()
             match.save(update_fields=["status", "end_reason", "finished_at"])
+            publish_match_on_commit(match)
             return match
         if match.status != Match.PLAYING:
             raise Conflict("match_over", "This match is over.")
-        game = match.games.select_for_update().filter(status=Game.PLAYING).first()
-        if game is not None:
-            game.match = match
-            state = game.game_state().forfeit(color)
-            append_event(game, "forfeit", {"color": color}, actor=player)
-            winner = None if match.length == 0 else ("black" if color == "white" else "white")
-            finish_game(game, match, state, end_match_as=(winner, "forfeit", Match.FINISHED))
-        else:  # pragma: no cover - a playing match always has a game in progress
-            end_match(match, winner_color=None, reason="forfeit")
+        forfeit_match(match, color, "forfeit")
         return match
+
+
+def forfeit_match(match: Match, color: str, reason: str, *, game: Game | None = None) -> None:
+    """``color`` loses the match (leaving, time, absence): the game in progress is lost
+    at its stakes, then the opponent wins a match to N points; a money session just ends.
+    The caller holds the match lock."""
+    if game is None:
+        game = match.games.select_for_update().filter(status=Game.PLAYING).first()
+    winner = None if match.length == 0 else ("black" if color == "white" else "white")
+    if game is None:  # pragma: no cover - a playing match always has a game in progress
+        end_match(match, winner_color=winner, reason=reason)
+        return
+    game.match = match
+    state = game.game_state().forfeit(color)
+    append_event(game, "forfeit", {"color": color, "reason": reason}, actor=match.player_of(color))
+    finish_game(game, match, state, end_match_as=(winner, reason, Match.FINISHED))
 
 
 def match_abort(*, match_id, reason: str = "aborted by an administrator") -> Match:
@@ -137,6 +162,7 @@ def match_abort(*, match_id, reason: str = "aborted by an administrator") -> Mat
         match.end_reason = "aborted"
         match.finished_at = timezone.now()
         match.save(update_fields=["status", "end_reason", "finished_at"])
+        publish_match_on_commit(match)
         return match
 
 
@@ -148,6 +174,7 @@ def end_match(match: Match, *, winner_color: str | None, reason: str, status: st
     match.finished_at = timezone.now()
     match.winner = match.player_of(winner_color) if winner_color else None
     match.save(update_fields=["status", "end_reason", "finished_at", "winner"])
+    publish_match_on_commit(match)
     if status != Match.FINISHED:
         return
     players = sorted([match.white, match.black], key=lambda p: p.pk)

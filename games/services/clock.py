@@ -1,0 +1,92 @@
+"""Clocks: a per-move delay plus a time bank per match point; the server keeps time.
+
+While it is a player's decision (roll or double, move, take or drop, answer a
+resignation) their clock runs: the first ``clock_delay`` seconds are free,
+then the bank drains. ``clock_deadline`` on the game row is when the bank runs
+out; :func:`games.services.sweep` forfeits the match of a player whose
+deadline has passed. Tests move time with :func:`freeze` instead of sleeping.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from datetime import timedelta
+
+from django.utils import timezone
+
+_frozen = None
+
+
+def now():
+    """The service layer's clock (a test may freeze it)."""
+    return _frozen if _frozen is not None else timezone.now()
+
+
+@contextmanager
+def freeze(moment):
+    """Within the block :func:`now` returns ``moment``."""
+    global _frozen
+    previous = _frozen
+    _frozen = moment
+    try:
+        yield moment
+    finally:
+        _frozen = previous
+
+
+def has_clock(match) -> bool:
+    return bool(match.clock_delay or match.clock_bank)
+
+
+def initial_bank_ms(match) -> int:
+    """A match's bank: ``clock_bank`` seconds per point (one point's worth per money game)."""
+    return match.clock_bank * 1000 * max(match.length, 1)
+
+
+def bank_ms(match, color: str) -> int:
+    return match.white_bank_ms if color == "white" else match.black_bank_ms
+
+
+def charge(game, match, color: str, at) -> None:
+    """Stop ``color``'s running clock at ``at``: time past the delay comes off the bank."""
+    if not has_clock(match) or game.clock_color != color or game.clock_started_at is None:
+        return
+    elapsed = int((at - game.clock_started_at).total_seconds() * 1000)
+    used = max(0, elapsed - match.clock_delay * 1000)
+    remaining = max(0, bank_ms(match, color) - used)
+    if color == "white":
+        match.white_bank_ms = remaining
+    else:
+        match.black_bank_ms = remaining
+    match.save(update_fields=["white_bank_ms", "black_bank_ms"])
+    game.clock_color = ""
+    game.clock_started_at = None
+    game.clock_deadline = None
+
+
+def start(game, match, actor: str | None, at) -> None:
+    """Start ``actor``'s clock (no clock when the game is over or the match has none)."""
+    if not has_clock(match) or actor is None or game.status != "playing":
+        game.clock_color, game.clock_started_at, game.clock_deadline = "", None, None
+        return
+    if game.clock_color == actor and game.clock_started_at is not None:
+        return  # still the same decision (e.g. an automatic roll): the clock keeps running
+    game.clock_color = actor
+    game.clock_started_at = at
+    game.clock_deadline = at + timedelta(milliseconds=match.clock_delay * 1000 + bank_ms(match, actor))
+
+
+def clock_dict(game, match) -> dict | None:
+    """The clocks as every snapshot shows them."""
+    if not has_clock(match):
+        return None
+    return {
+        "delay": match.clock_delay,
+        "bankPerPoint": match.clock_bank,
+        "white": match.white_bank_ms,
+        "black": match.black_bank_ms,
+        "running": game.clock_color or None,
+        "startedAt": game.clock_started_at.isoformat() if game.clock_started_at else None,
+        "deadline": game.clock_deadline.isoformat() if game.clock_deadline else None,
+        "serverTime": now().isoformat(),
+    }
