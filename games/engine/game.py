@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .errors import IllegalAction
+from .wire import from_wire, to_wire
 from .moves import Step, check_play, legal_plays
 from .position import BLACK, COLORS, WHITE, Position, other
 from .scoring import (
@@ -73,31 +74,11 @@ class GameRules:
         return self.cube and not self.crawford_game
 
     def to_dict(self) -> dict:
-        return {
-            "cube": self.cube,
-            "cubeLimit": self.cube_limit,
-            "jacoby": self.jacoby,
-            "beaver": self.beaver,
-            "raccoon": self.raccoon,
-            "autoDoubles": self.auto_doubles,
-            "doubleBackgammon": self.double_backgammon,
-            "lastRoll": self.last_roll,
-            "crawfordGame": self.crawford_game,
-        }
+        return to_wire(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> "GameRules":
-        return cls(
-            cube=data["cube"],
-            cube_limit=data["cubeLimit"],
-            jacoby=data["jacoby"],
-            beaver=data["beaver"],
-            raccoon=data["raccoon"],
-            auto_doubles=data["autoDoubles"],
-            double_backgammon=data["doubleBackgammon"],
-            last_roll=data["lastRoll"],
-            crawford_game=data["crawfordGame"],
-        )
+        return from_wire(cls, data)
 
 
 @dataclass(frozen=True)
@@ -111,19 +92,11 @@ class GameResult:
     points: int
 
     def to_dict(self) -> dict:
-        return {
-            "winner": self.winner,
-            "kind": self.kind,
-            "reason": self.reason,
-            "cubeValue": self.cube_value,
-            "points": self.points,
-        }
+        return to_wire(self)
 
     @classmethod
     def from_dict(cls, data: dict | None) -> "GameResult | None":
-        if data is None:
-            return None
-        return cls(data["winner"], data["kind"], data["reason"], data["cubeValue"], data["points"])
+        return None if data is None else from_wire(cls, data)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .errors import IllegalAction
+from .wire import from_wire, to_wire
 from .game import GameResult, GameRules
 from .position import BLACK, WHITE, other
 
@@ -81,33 +82,11 @@ class MatchRules:
         return self.length == UNLIMITED
 
     def to_dict(self) -> dict:
-        return {
-            "length": self.length,
-            "cube": self.cube,
-            "cubeLimit": self.cube_limit,
-            "crawford": self.crawford,
-            "jacoby": self.jacoby,
-            "beaver": self.beaver,
-            "raccoon": self.raccoon,
-            "autoDoubles": self.auto_doubles,
-            "doubleBackgammon": self.double_backgammon,
-            "lastRoll": self.last_roll,
-        }
+        return to_wire(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> "MatchRules":
-        return cls(
-            length=data["length"],
-            cube=data["cube"],
-            cube_limit=data["cubeLimit"],
-            crawford=data["crawford"],
-            jacoby=data["jacoby"],
-            beaver=data["beaver"],
-            raccoon=data["raccoon"],
-            auto_doubles=data["autoDoubles"],
-            double_backgammon=data["doubleBackgammon"],
-            last_roll=data["lastRoll"],
-        )
+        return from_wire(cls, data)
 
 
 @dataclass(frozen=True)

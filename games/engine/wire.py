@@ -1,0 +1,31 @@
+"""camelCase wire dicts for the engine's flat option dataclasses.
+
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True)
+... class Opts:
+...     cube_limit: int = 64
+...     last_roll: bool = False
+>>> to_wire(Opts())
+{'cubeLimit': 64, 'lastRoll': False}
+>>> from_wire(Opts, {'cubeLimit': 8, 'lastRoll': True})
+Opts(cube_limit=8, last_roll=True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+
+def camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+def to_wire(obj) -> dict:
+    """Every field of the dataclass ``obj``, keyed in camelCase."""
+    return {camel(f.name): getattr(obj, f.name) for f in fields(obj)}
+
+
+def from_wire(cls, data: dict):
+    """Build ``cls`` from :func:`to_wire`'s dict (every field must be present)."""
+    return cls(**{f.name: data[camel(f.name)] for f in fields(cls)})
