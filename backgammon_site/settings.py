@@ -97,7 +97,14 @@ DATABASES = {
         conn_max_age=0,
     )
 }
-if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # WAL lets readers run beside the writer; IMMEDIATE transactions take the write lock up
+    # front, so two server processes never deadlock upgrading a read lock.
+    DATABASES["default"]["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "transaction_mode": "IMMEDIATE",
+    }
+else:
     # Reuse connections for a minute; check them before reuse.
     DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("DJANGO_CONN_MAX_AGE", "60"))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True

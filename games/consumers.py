@@ -23,7 +23,7 @@ from .engine.errors import EngineError
 from .errors import ServiceError
 from .events import game_group
 from .models import ChatMessage, Game, Player
-from .realtime import LOBBY_GROUP, match_group
+from .realtime import LOBBY_GROUP, attach_loop, match_group
 
 logger = logging.getLogger(__name__)
 
@@ -115,6 +115,7 @@ class GameConsumer(_Base):
     """One socket on one match, following it from game to game."""
 
     async def connect(self):
+        attach_loop(asyncio.get_running_loop())
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.chat_flood = Flood(getattr(settings, "GAMES_CHAT_LIMIT", 5), 10.0)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
@@ -275,6 +276,7 @@ class LobbyConsumer(_Base):
     """The live list of open matches and games in progress."""
 
     async def connect(self):
+        attach_loop(asyncio.get_running_loop())
         await self.accept()
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.send_json({"t": "lobby", "v": None, "d": await database_sync_to_async(self._lobby)()})

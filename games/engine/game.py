@@ -365,7 +365,7 @@ class GameState:
             raise IllegalAction("resign_pending", "A resignation is already offered.")
         if self.phase in (OPENING, CUBE_OFFERED):
             raise IllegalAction("wrong_phase", _phase_message(self))
-        if level not in RESIGN_LEVELS:
+        if type(level) is not int or level not in RESIGN_LEVELS:
             raise IllegalAction("bad_level", "Resign at 1 (single), 2 (gammon) or 3 (backgammon).")
         return replace(self, phase=RESIGN_OFFERED, resign_offer=(color, level), resume_phase=self.phase)
 

@@ -45,6 +45,10 @@ def chat_post(*, match_id, player: Player | None, text) -> ChatMessage:
     if not isinstance(text, str) or not text.strip():
         raise BadRequest("bad_chat", "A chat message needs some text.")
     text = " ".join(text.split())
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: JSON can carry it, the database cannot
+        raise BadRequest("bad_chat", "That text is not valid Unicode.") from None
     if len(text) > ChatMessage.MAX_LENGTH:
         raise BadRequest("chat_too_long", f"Chat messages are at most {ChatMessage.MAX_LENGTH} characters.")
     with transaction.atomic():

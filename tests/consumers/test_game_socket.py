@@ -172,6 +172,8 @@ async def test_chat_rooms_are_separate_and_limited(people):
     assert seen["d"]["text"] == "white should run" and seen["d"]["room"] == "spectators"
     await white.send("chat", {"text": "x" * 501})
     assert (await white.until(lambda m: m["t"] == "error"))["d"]["code"] == "chat_too_long"
+    await white.comm.send_to(text_data='{"t": "chat", "d": {"text": "a\\ud800b"}}')  # a lone surrogate
+    assert (await white.until(lambda m: m["t"] == "error"))["d"]["code"] == "bad_chat"
     await anonymous.send("chat", {"text": "hi"})
     assert (await anonymous.until(lambda m: m["t"] == "error"))["d"]["code"] == "login_required"
 

@@ -727,3 +727,11 @@ def test_a_pass_is_the_empty_play():
     after = rolled.move(BLACK, [])
     assert after.phase == TURN and after.actor == WHITE and after.position.black_bar == 1
     assert after.last_play == () and after.last_mover == BLACK
+
+
+@pytest.mark.parametrize("level", [{}, [1], 1.0, True, "2", None, 0, 4])
+def test_resignation_levels_must_be_1_2_or_3(level):
+    g = GameState.new(GameRules()).opening_roll(3, 1)
+    with pytest.raises(IllegalAction) as info:
+        g.offer_resignation(WHITE, level)
+    assert info.value.code == "bad_level"
