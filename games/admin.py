@@ -15,7 +15,7 @@ from django.utils.html import format_html
 from . import selectors, services
 from .engine.errors import EngineError
 from .errors import ServiceError
-from .models import Game, GameEvent, Match, Player
+from .models import ChatMessage, Game, GameEvent, Match, Player
 
 User = get_user_model()
 
@@ -61,7 +61,7 @@ def game_position_ids(game: Game) -> dict:
     """The Position ID and full gnubg id of ``game`` within its match (length and score)."""
     match = game.match
     return selectors.position_ids(game.game_state(), length=match.length,
-                                  score=selectors._score_at_start(game, match))
+                                  score=selectors.score_at_start(game, match))
 
 
 def position_ids_html(game: Game | None):
@@ -242,3 +242,13 @@ class GameEventAdmin(ReadOnlyMixin, admin.ModelAdmin):
     search_fields = ("=game__id",)
     list_select_related = ("game", "actor")
     ordering = ("game_id", "version")
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Chat lines, for moderators to read (players' room and spectators' room)."""
+
+    list_display = ("id", "match", "room", "name", "text", "created_at")
+    list_filter = ("room",)
+    search_fields = ("=match__id", "name", "text")
+    list_select_related = ("match",)

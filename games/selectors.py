@@ -117,13 +117,13 @@ def game_snapshot(game: Game, viewer_color: str | None = None) -> dict:
         "result": state.result.to_dict() if state.result else None,
         "diceCommitment": game.dice_commitment,
         "diceSeed": game.dice_seed if game.status == Game.FINISHED else None,
-        **position_ids(state, length=match.length, score=_score_at_start(game, match)),
+        **position_ids(state, length=match.length, score=score_at_start(game, match)),
         "clock": clock_dict(game, match),
     }
     return snapshot
 
 
-def _score_at_start(game: Game, match: Match) -> tuple:
+def score_at_start(game: Game, match: Match) -> tuple:
     """The match score when ``game`` started (its own points not yet added)."""
     if game.status != Game.FINISHED or not game.winner_color:
         return (match.white_score, match.black_score)
@@ -170,3 +170,53 @@ def leaderboard(limit: int = 50):
 
 def opponent(color: str) -> str:
     return other(color)
+
+
+# -- pages of the browser client (game page, waiting room, replay) ----------------------------
+
+
+def viewer_color(match: Match, player: Player | None) -> str | None:
+    """``player``'s colour in ``match``, or None for a spectator."""
+    return match.color_of(player) if player is not None else None
+
+
+def may_watch(match: Match, player: Player | None) -> bool:
+    """The websocket's rule for pages: players, and spectators the match lets in."""
+    if player is not None and player.suspended:
+        return False
+    if player is not None and match.color_of(player):
+        return True
+    if player is not None:
+        return match.spectators_allowed
+    return match.spectators_allowed and match.anonymous_spectators
+
+
+def game_history(game: Game) -> list:
+    """The wire events of ``game`` from its start (``t``, ``v``, ``d``, ``game``), for the move list."""
+    return [{"t": e["t"], "v": e["v"], "d": e["d"], "game": e["game"]} for e in events_since(game, 0)]
+
+
+def match_status(match: Match) -> dict:
+    """What the waiting page polls: the match's status and its current game."""
+    game = current_game(match)
+    return {"id": match.pk, "status": match.status, "game": game.pk if game else None}
+
+
+def replay_positions(game: Game) -> list:
+    """Every step of a game's log with the position after it, for the replay viewer."""
+    from .replay import replay_steps
+
+    events = GameEvent.objects.filter(game=game).order_by("version")
+    out = []
+    for event, state in replay_steps({"t": e.type, "d": e.payload, "v": e.version} for e in events):
+        out.append({
+            "v": event["v"],
+            "t": event["t"],
+            "d": event["d"],
+            "position": state.position.to_dict(),
+            "pips": {"white": state.position.pip_count("white"), "black": state.position.pip_count("black")},
+            "dice": list(state.dice) if state.dice else None,
+            "cube": {"value": state.cube_value, "owner": state.cube_owner, "enabled": state.rules.cube_in_play},
+            "phase": state.phase,
+        })
+    return out

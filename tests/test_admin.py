@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from games import selectors, services
 from games.engine.gnubgid import match_from_id
-from games.models import Game, GameEvent, Match, Player
+from games.models import ChatMessage, Game, GameEvent, Match, Player
 
 PASSWORD = "correct-horse-battery-9"
 
@@ -53,10 +53,12 @@ def played(db):
 def test_every_changelist_and_change_page_renders(admin_client, played):
     game = played["game"]
     event = game.events.get(type="move")
-    for model in (Player, Match, Game, GameEvent):
+    line = services.chat_post(match_id=played["match"].pk, player=played["white"], text="good luck")
+    for model in (Player, Match, Game, GameEvent, ChatMessage):
         response = admin_client.get(changelist(model))
         assert response.status_code == 200, model
-    for obj in (played["white"], played["match"], game, event):
+    assert "good luck" in admin_client.get(changelist(ChatMessage)).content.decode()
+    for obj in (played["white"], played["match"], game, event, line):
         response = admin_client.get(change(obj))
         assert response.status_code == 200, obj
     response = admin_client.get(reverse("admin:auth_user_change", args=[played["white"].user_id]))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from ..errors import BadRequest, Forbidden
 from ..models import Player
@@ -34,10 +34,15 @@ def player_register(*, username: str, password: str | None, display_name: str = 
         user.set_password(password)
     else:
         user.set_unusable_password()
-    user.save()
+    try:
+        with transaction.atomic():  # two sign-ups racing for one name: the loser is told so
+            user.save()
+    except IntegrityError:
+        raise BadRequest("name_taken", f"The name {username!r} is taken.") from None
     return Player.objects.create(user=user, display_name=(display_name or username)[:40], is_bot=is_bot)
 
 
+@transaction.atomic
 def player_set_suspended(*, player: Player, suspended: bool) -> Player:
     """Suspend or reinstate a player; a suspended player cannot log in or play."""
     Player.objects.filter(pk=player.pk).update(suspended=suspended)
