@@ -148,14 +148,9 @@ class GameConsumer(_Base):
             return None
         match = game.match
         player = _player_of(self.scope.get("user"))
-        if player is not None and player.suspended:
+        if not selectors.may_watch(match, player):
             return None
-        color = match.color_of(player) if player else None
-        if color is None:
-            allowed = match.spectators_allowed if player else (match.spectators_allowed and match.anonymous_spectators)
-            if not allowed:
-                return None
-        return match.pk, (player.pk if player else None), color
+        return match.pk, (player.pk if player else None), selectors.viewer_color(match, player)
 
     def _catch_up(self, since) -> list:
         """The missing events since ``since`` (with the legal plays if it is our move) or a snapshot."""
