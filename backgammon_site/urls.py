@@ -9,5 +9,6 @@ urlpatterns = [
     path("accounts/login/", accounts.PlayerLoginView.as_view(), name="login"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("api/", include("games.api.urls")),  # the bot API (docs/BOT_API.md)
     path("", include("games.urls")),
 ]

@@ -252,3 +252,29 @@ class ChatMessageAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_filter = ("room",)
     search_fields = ("=match__id", "name", "text")
     list_select_related = ("match",)
+
+
+# -- the bot API: agents, house bots, the matchmaking queue (read-only) -----------------------
+
+from .models import Agent, HouseBot, QueueEntry  # noqa: E402
+
+
+@admin.register(Agent)
+class AgentAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("player", "key_prefix", "created_at")
+    search_fields = ("player__display_name", "key_prefix")
+    exclude = ("key_hash",)
+
+    def get_readonly_fields(self, request, obj=None):
+        return [name for name in super().get_readonly_fields(request, obj) if name != "key_hash"]
+
+
+@admin.register(HouseBot)
+class HouseBotAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("level", "player")
+
+
+@admin.register(QueueEntry)
+class QueueEntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("player", "game", "length", "status", "match", "queued_at", "seen_at")
+    list_filter = ("status", "length")

@@ -12,3 +12,7 @@ class GamesConfig(AppConfig):
 
         signals.connect()
         add_listener(broadcast)  # committed events go to the channel layer
+
+        from .bots.runner import on_event as house_bots
+
+        add_listener(house_bots)  # house bots play when a committed event leaves them to act

@@ -7,6 +7,15 @@ engine's) with a stable code when it refuses, and publishes its events only
 after commit (``games.events``).
 """
 
+from .agents import (
+    agent_register,
+    house_bot,
+    house_bot_level,
+    match_vs_bot,
+    queue_join,
+    queue_leave,
+    queue_status,
+)
 from .dice import dice_for, use_dice
 from .games import (
     game_abort,
@@ -36,6 +45,8 @@ from .realtime import (
 )
 
 __all__ = [
+    "agent_register", "house_bot", "house_bot_level", "match_vs_bot", "queue_join", "queue_leave",
+    "queue_status",
     "dice_for", "use_dice",
     "game_abort", "game_beaver", "game_double", "game_drop", "game_move", "game_raccoon", "game_resign",
     "game_resign_accept", "game_resign_offer", "game_resign_reject", "game_roll", "game_take",

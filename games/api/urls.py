@@ -1,0 +1,22 @@
+"""URLs of the bot API, mounted at /api/ (every one is described in games/api/openapi.py)."""
+
+from django.urls import path, re_path
+
+from . import views
+
+app_name = "api"
+
+urlpatterns = [
+    path("agents", views.agents, name="agents"),
+    path("agents/me", views.me, name="me"),
+    path("bots", views.levels, name="bots"),
+    path("matchmaking/queue", views.queue, name="queue"),
+    path("matches", views.matches, name="matches"),
+    path("matches/<int:match_id>", views.match_detail, name="match"),
+    path("matches/<int:match_id>/actions", views.match_actions, name="actions"),
+    path("guide", views.guide_page, name="guide"),
+    path("guide.md", views.guide_markdown, name="guide_md"),
+    path("openapi.json", views.openapi_json, name="openapi"),
+    # Not an endpoint: every other path under /api/ answers a JSON 404.
+    re_path(r"^(?P<rest>.*)$", views.not_found, name="fallback"),
+]

@@ -1,0 +1,142 @@
+"""The agent view of a match: the seed's fields (``you``, ``yourColor``, ``board``,
+``whiteBar``, ``blackBar``, ``whiteOff``, ``blackOff``, ``dice``, ``legalMoves``,
+``currentPlayer``, ``isYourTurn``, ``lastTurn``) plus this server's extensions.
+
+Shaped from :func:`games.selectors.game_snapshot`, the one serialiser of a game.
+Player ids are the ids agents know each other by (``agentId`` at registration).
+
+``version`` is match-wide: the sum of the versions of the match's games up to the
+current one, so it only grows during a match, across game boundaries (each game's own
+version restarts at 1). :func:`game_version_for` turns it back into the current game's
+version for the services' stale-version check.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Sum
+
+from .. import selectors
+from ..engine import CUBE_OFFERED, MOVE, RESIGN_OFFERED
+from ..models import Game, Match
+from .errors import ApiError
+
+GAME_ID = "backgammon"
+SEED_FIELDS = ("you", "yourColor", "board", "whiteBar", "blackBar", "whiteOff", "blackOff", "dice",
+               "legalMoves", "currentPlayer", "isYourTurn", "lastTurn")
+
+
+def load_match(match_id) -> Match:
+    match = Match.objects.select_related("white", "black").filter(pk=match_id).first()
+    if match is None:
+        raise ApiError(404, "match_not_found", f"There is no match {match_id}.")
+    return match
+
+
+def seat(match: Match, player) -> str:
+    color = match.color_of(player)
+    if color is None:
+        raise ApiError(403, "not_your_match", "You are not playing in this match.")
+    return color
+
+
+def current(match: Match) -> tuple:
+    """``(game, version offset)``: the match's current game and the versions of the games before it."""
+    game = selectors.current_game(match)
+    if game is None:
+        raise ApiError(409, "match_not_started", "This match has not started yet.")
+    game.match = match
+    offset = (Game.objects.filter(match=match, number__lt=game.number).aggregate(total=Sum("version"))["total"]
+              or 0)
+    return game, offset
+
+
+def game_version_for(version: int, game: Game, offset: int) -> int:
+    """The current game's version for a match-wide ``version`` (409 when it is not the current one)."""
+    if version != offset + game.version:
+        raise ApiError(409, "stale_version",
+                       f"The match has moved on (version {offset + game.version}, you sent {version}): "
+                       "fetch the match and decide again.")
+    return game.version
+
+
+def agent_view(match: Match, player) -> dict:
+    """What ``player`` (seated in ``match``) sees now."""
+    color = seat(match, player)
+    game, offset = current(match)
+    snap = selectors.game_snapshot(game, color)
+    ids = {"white": match.white_id, "black": match.black_id}
+    opponent_color = "black" if color == "white" else "white"
+    opponent = match.player_of(opponent_color)
+    playing = game.status == Game.PLAYING and match.status == Match.PLAYING
+    actor = snap["actor"] if playing else None
+    your_turn = actor == color
+    phase = snap["phase"]
+    last = snap["lastTurn"]
+    cube = snap["cube"]
+
+    pending = None
+    if your_turn and phase == CUBE_OFFERED:
+        pending = {"type": "double", "by": ids[opponent_color], "cubeValue": cube["value"] * 2,
+                   "canBeaver": cube["canBeaver"]}
+    elif your_turn and phase == RESIGN_OFFERED and snap["resignOffer"]:
+        offer = snap["resignOffer"]
+        pending = {"type": "resign", "by": ids[offer["by"]], "level": offer["level"], "name": offer["name"],
+                   "points": offer["level"] * cube["value"]}
+
+    result = snap["result"]
+    if result is not None:
+        result = {**result, "winnerId": ids.get(result["winner"]) if result.get("winner") else None}
+    return {
+        # -- the seed's fields
+        "you": player.pk,
+        "yourColor": color,
+        "board": snap["board"],
+        "whiteBar": snap["whiteBar"],
+        "blackBar": snap["blackBar"],
+        "whiteOff": snap["whiteOff"],
+        "blackOff": snap["blackOff"],
+        "dice": snap["dice"] or [],
+        "legalMoves": snap["legalMoves"] if your_turn and phase == MOVE else [],
+        "currentPlayer": ids[actor] if actor else None,
+        "isYourTurn": your_turn,
+        "lastTurn": last["moves"] if last else None,
+        # -- extensions
+        "lastTurnBy": ids[last["color"]] if last else None,
+        "matchId": match.pk,
+        "gameId": GAME_ID,
+        "gameNumber": game.number,
+        "matchLength": match.length,
+        "score": {"white": match.white_score, "black": match.black_score},
+        "crawford": bool(snap["match"]["crawfordGame"]),
+        "cube": {"value": cube["value"], "owner": cube["owner"], "canDouble": cube["canDouble"] and your_turn,
+                 "enabled": cube["enabled"], "canBeaver": cube["canBeaver"] and your_turn,
+                 "canRaccoon": cube["canRaccoon"] and your_turn},
+        "pendingOffer": pending,
+        "phase": phase,
+        "turn": snap["turn"],
+        "result": result,
+        "matchOver": match.status in (Match.FINISHED, Match.ABORTED),
+        "matchStatus": match.status,
+        "winner": match.winner_id,
+        "version": offset + game.version,
+        "gameVersion": game.version,
+        "opponent": {"id": opponent.pk, "name": opponent.display_name, "rating": round(opponent.rating, 1),
+                     "isBot": opponent.is_bot} if opponent else None,
+        "pips": snap["pips"],
+        "gnubgId": snap["gnubgId"],
+    }
+
+
+def match_summary(match: Match, player) -> dict:
+    """One line of ``GET /api/matches``."""
+    color = match.color_of(player)
+    opponent = match.player_of("black" if color == "white" else "white")
+    return {
+        "matchId": match.pk,
+        "status": match.status,
+        "matchLength": match.length,
+        "yourColor": color,
+        "score": {"white": match.white_score, "black": match.black_score},
+        "opponent": {"id": opponent.pk, "name": opponent.display_name} if opponent else None,
+        "winner": match.winner_id,
+    }

@@ -1,0 +1,301 @@
+"""HTTP views of the bot API (thin: parse, authenticate, call a service or selector, shape).
+
+Every answer is JSON; every refusal is ``{"error": {"code", "message"}}`` with the status
+of docs/BOT_API.md. The match view is an async view so a long-poll holds no thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.db.models import Q
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.csrf import csrf_exempt
+
+from .. import services
+from ..events import game_group
+from ..models import Match
+from . import auth, guide, ratelimit
+from .errors import REFUSALS, ApiError, error_response, response_for
+from .openapi import openapi
+from .view import agent_view, current, game_version_for, load_match, match_summary, seat
+
+MAX_BODY = 16 * 1024
+MAX_WAIT = 30
+
+
+# -- plumbing ----------------------------------------------------------------------------------
+
+
+def api(*methods):
+    """Allow ``methods``, answer every refusal as a JSON error, exempt from CSRF (no cookies)."""
+
+    def wrap(view):
+        @csrf_exempt
+        @functools.wraps(view)
+        def inner(request, *args, **kwargs):
+            if request.method not in methods:
+                return error_response(405, "method_not_allowed", f"Use {' or '.join(methods)}.",
+                                      {"Allow": ", ".join(methods)})
+            try:
+                return view(request, *args, **kwargs)
+            except REFUSALS as exc:
+                return response_for(exc)
+
+        return inner
+
+    return wrap
+
+
+def read_json(request, allowed: tuple) -> dict:
+    """The request's JSON object body (400 ``bad_json``/``bad_body``/``unknown_field``, 413 ``too_large``)."""
+    try:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = 0
+    if declared > MAX_BODY:
+        raise ApiError(413, "too_large", f"A request body may be at most {MAX_BODY} bytes.")
+    body = request.body
+    if len(body) > MAX_BODY:
+        raise ApiError(413, "too_large", f"A request body may be at most {MAX_BODY} bytes.")
+    try:
+        data = json.loads(body.decode("utf-8")) if body.strip() else None
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, "bad_json", "The body is not valid JSON.") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "bad_body", "The body must be a JSON object.")
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        raise ApiError(400, "unknown_field", f"Unknown field {unknown[0][:40]!r}; allowed: {', '.join(allowed)}.")
+    return data
+
+
+def client_ip(request) -> str:
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+# -- agents --------------------------------------------------------------------------------------
+
+
+@api("POST")
+def agents(request):
+    """``POST /api/agents`` ``{"name", "description"?}`` -> 201 ``{"agentId", "name", "apiKey"}``."""
+    ratelimit.check(f"ip:{client_ip(request)}")
+    data = read_json(request, ("name", "description"))
+    if "name" not in data:
+        raise ApiError(400, "missing_field", "'name' is required.")
+    agent, key = services.agent_register(name=data["name"], description=data.get("description"))
+    return JsonResponse({"agentId": agent.player_id, "name": agent.player.display_name, "apiKey": key},
+                        status=201)
+
+
+@api("GET")
+def me(request):
+    """``GET /api/agents/me``: who the key belongs to."""
+    player = auth.agent_player(request)
+    return JsonResponse({"agentId": player.pk, "name": player.display_name, "rating": round(player.rating, 1),
+                         "matchesPlayed": player.matches_played, "matchesWon": player.matches_won})
+
+
+@api("GET")
+def levels(request):
+    """``GET /api/bots``: the house-bot levels (for the queue's ``opponent``), weakest first."""
+    from .. import bots
+
+    out = []
+    for level in bots.LEVELS:
+        name = getattr(level, "name", level)
+        out.append({"level": name, "description": getattr(level, "description", ""),
+                    "name": services.agents.house_bot_name(name)})
+    return JsonResponse({"levels": out})
+
+
+# -- matchmaking ------------------------------------------------------------------------------------
+
+
+@api("GET", "POST", "DELETE")
+def queue(request):
+    """``POST`` join, ``GET`` status, ``DELETE`` leave the matchmaking queue."""
+    player = auth.agent_player(request)
+    if request.method == "GET":
+        return JsonResponse(services.queue_status(player=player))
+    if request.method == "DELETE":
+        return JsonResponse(services.queue_leave(player=player))
+    data = read_json(request, ("gameId", "matchLength", "opponent"))
+    if "gameId" not in data:
+        raise ApiError(400, "missing_field", "'gameId' is required (\"backgammon\").")
+    return JsonResponse(services.queue_join(player=player, game=data["gameId"],
+                                            length=data.get("matchLength", 1), opponent=data.get("opponent")))
+
+
+# -- matches ----------------------------------------------------------------------------------------
+
+
+@api("GET")
+def matches(request):
+    """``GET /api/matches``: the caller's matches, newest first (``?status=playing|finished``)."""
+    player = auth.agent_player(request)
+    status = request.GET.get("status")
+    qs = Match.objects.filter(Q(white=player) | Q(black=player)).select_related("white", "black")
+    if status:
+        if status not in dict(Match.STATUSES):
+            raise ApiError(400, "bad_status", "'status' is one of open, playing, finished, aborted.")
+        qs = qs.filter(status=status)
+    return JsonResponse({"matches": [match_summary(m, player) for m in qs.order_by("-pk")[:100]]})
+
+
+def _number(request, name, *, low, high, integer):
+    raw = request.GET.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        value = int(raw) if integer else float(raw)
+    except ValueError:
+        value = None
+    if value is None or value != value or not low <= value <= high:
+        kind = "a whole number" if integer else "a number"
+        raise ApiError(400, f"bad_{name}", f"'{name}' must be {kind} from {low} to {high}.")
+    return value
+
+
+def _view_now(match_id, player) -> tuple:
+    """``(view, current game id)``, read afresh from the database."""
+    match = load_match(match_id)
+    view = agent_view(match, player)
+    game, _ = current(match)
+    return view, game.pk
+
+
+@csrf_exempt
+async def match_detail(request, match_id):
+    """``GET /api/matches/<id>[?wait=<s>&since=<version>]``: the agent view, long-polled.
+
+    With ``wait`` and ``since`` the answer comes as soon as the match's version exceeds
+    ``since`` (at once if it already does), else after ``wait`` seconds (at most 30)
+    with the unchanged view. Waiting listens on the channel layer group of the match's
+    current game (so it works across server processes with Redis) and holds no thread.
+    """
+    if request.method != "GET":
+        return error_response(405, "method_not_allowed", "Use GET.", {"Allow": "GET"})
+    try:
+        wait = _number(request, "wait", low=0, high=MAX_WAIT, integer=False) or 0
+        since = _number(request, "since", low=0, high=2**31, integer=True)
+        player = await sync_to_async(auth.agent_player)(request)
+        view, game_id = await sync_to_async(_view_now)(match_id, player)
+        layer = get_channel_layer()
+        if since is None or not wait or view["version"] > since or layer is None:
+            return JsonResponse(view)
+        return JsonResponse(await _long_poll(layer, match_id, player, since, wait, game_id))
+    except REFUSALS as exc:
+        return response_for(exc)
+
+
+async def _long_poll(layer, match_id, player, since: int, wait: float, game_id: int) -> dict:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
+    channel = await layer.new_channel()
+    group = game_group(game_id)
+    await layer.group_add(group, channel)
+    try:
+        while True:
+            # Read after subscribing (and after every wake-up): nothing published between
+            # the first read and the subscription is lost.
+            view, now_game = await sync_to_async(_view_now)(match_id, player)
+            if view["version"] > since:
+                return view
+            if now_game != game_id:  # the match went on to its next game: follow it
+                await layer.group_discard(group, channel)
+                game_id, group = now_game, game_group(now_game)
+                await layer.group_add(group, channel)
+                continue
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return view
+            try:
+                await asyncio.wait_for(layer.receive(channel), timeout=remaining)
+            except asyncio.TimeoutError:
+                pass
+    finally:
+        await layer.group_discard(group, channel)
+
+
+ACTIONS = {
+    "move": services.game_move,
+    "roll": services.game_roll,
+    "double": services.game_double,
+    "take": services.game_take,
+    "drop": services.game_drop,
+    "beaver": services.game_beaver,
+    "raccoon": services.game_raccoon,
+    "resign": services.game_resign,
+    "accept": services.game_resign_accept,
+    "reject": services.game_resign_reject,
+}
+
+
+@api("POST")
+def match_actions(request, match_id):
+    """``POST /api/matches/<id>/actions``: one action; answers the new agent view."""
+    player = auth.agent_player(request)
+    data = read_json(request, ("type", "moves", "version"))
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in ACTIONS:
+        raise ApiError(400, "bad_action", f"'type' must be one of {', '.join(ACTIONS)}.")
+    if "moves" in data and kind != "move":
+        raise ApiError(400, "unknown_field", f"'moves' belongs to a 'move' action, not {kind!r}.")
+    kwargs = {}
+    if kind == "move":
+        moves = data.get("moves")
+        if not isinstance(moves, list):
+            raise ApiError(400, "bad_moves", "'moves' must be a list of steps like {\"from\": 24, \"to\": 20} "
+                           "(an empty list passes when no move is possible).")
+        kwargs["moves"] = moves
+    version = data.get("version")
+    if version is not None and (type(version) is not int or version < 0):
+        raise ApiError(400, "bad_version", "'version' must be a non-negative integer.")
+    match = load_match(match_id)
+    seat(match, player)
+    if match.status in (Match.FINISHED, Match.ABORTED):
+        raise ApiError(409, "match_over", "This match is over.")
+    game, offset = current(match)
+    expected = game_version_for(version, game, offset) if version is not None else None
+    try:
+        ACTIONS[kind](game_id=game.pk, player=player, expected_version=expected, **kwargs)
+    except REFUSALS as exc:
+        if getattr(exc, "code", None) == "stale_version":  # lost a race after our own check
+            raise ApiError(409, "stale_version", "The match has moved on: fetch it and decide again.") from None
+        raise
+    return JsonResponse(agent_view(load_match(match_id), player))
+
+
+# -- documentation ---------------------------------------------------------------------------------
+
+
+@api("GET")
+def guide_page(request):
+    """``GET /api/guide``: the bot author's guide (docs/BOT_API.md) as HTML."""
+    return render(request, "api/guide.html", {"guide_html": guide.html(), "title": guide.title()})
+
+
+@api("GET")
+def guide_markdown(request):
+    """``GET /api/guide.md``: the guide's Markdown source."""
+    return HttpResponse(guide.text(), content_type="text/markdown; charset=utf-8")
+
+
+@api("GET")
+def openapi_json(request):
+    """``GET /api/openapi.json``."""
+    return JsonResponse(openapi(request.build_absolute_uri("/")[:-1]), json_dumps_params={"indent": 1})
+
+
+def not_found(request, rest=""):
+    """Any other path under /api/: a JSON 404."""
+    return error_response(404, "not_found", f"There is no endpoint {request.path!r}: see /api/guide.")
+
+

@@ -1,0 +1,278 @@
+"""Agents (programs playing through the HTTP bot API), house bots and the matchmaking queue.
+
+Same style as the rest of the service layer: keyword-only arguments, one
+transaction per call, typed errors with stable codes (``games.errors``), and a
+refused call changes nothing.
+
+The queue is first come, first served per match length. Pairing locks both
+queue rows (in primary-key order, so two pairings never deadlock) and re-checks
+them under the lock, so two concurrent requests can never both take the same
+waiting player. A waiting entry stays alive while its owner polls it; it expires
+``GAMES_QUEUE_TIMEOUT`` seconds (default 300) after the last join or status poll
+and then answers ``{"status": "expired"}`` until the player joins again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from ..errors import BadRequest, Conflict
+from ..models import Agent, HouseBot, Match, Player, QueueEntry
+from .matches import match_create, match_join
+from .players import player_register, require_active
+
+GAMES = ("backgammon",)
+MAX_QUEUE_LENGTH = 25
+KEY_PREFIX = "bgk_"
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{0,39}$")
+MAX_DESCRIPTION = 500
+
+
+# -- keys ------------------------------------------------------------------------------------
+
+
+def hash_key(key: str) -> str:
+    """The stored form of an API key: SHA-256, hex."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def new_key() -> str:
+    """A fresh API key: a prefix plus 32 random bytes (URL-safe base64)."""
+    return KEY_PREFIX + secrets.token_urlsafe(32)
+
+
+# -- agents ----------------------------------------------------------------------------------
+
+
+def agent_register(*, name, description=None) -> tuple:
+    """Register an agent: a bot :class:`Player` with an API key.
+
+    Returns ``(agent, key)``; the key is not stored (only its hash) and cannot be
+    shown again. Refusals: ``bad_name``, ``bad_description``, ``name_taken``.
+    """
+    if not isinstance(name, str) or not NAME_RE.match(name.strip()) or name != name.strip():
+        raise BadRequest(
+            "bad_name",
+            "'name' must be 1 to 40 characters: letters, digits, spaces, '_', '-' or '.', "
+            "starting with a letter or digit.",
+        )
+    if description is None:
+        description = ""
+    if not isinstance(description, str) or len(description) > MAX_DESCRIPTION:
+        raise BadRequest("bad_description", f"'description' must be a string of at most {MAX_DESCRIPTION} characters.")
+    key = new_key()
+    with transaction.atomic():
+        player = player_register(username=name, password=None, display_name=name, is_bot=True)
+        agent = Agent.objects.create(player=player, key_hash=hash_key(key), key_prefix=key[:10],
+                                     description=description)
+    return agent, key
+
+
+# -- house bots ------------------------------------------------------------------------------
+
+
+def level_names() -> list:
+    """The house-bot levels, weakest first (``games.bots.LEVELS``: names or Level objects)."""
+    from .. import bots
+
+    return [getattr(level, "name", level) for level in bots.LEVELS]
+
+
+def _check_level(level) -> str:
+    names = level_names()
+    if not isinstance(level, str) or level not in names:
+        raise BadRequest("unknown_level", f"Unknown bot level {str(level)[:40]!r}: use one of {', '.join(names)}.")
+    return level
+
+
+def house_bot_name(level: str) -> str:
+    """The display name of the house bot at ``level`` (parentheses: agents cannot use them)."""
+    return f"{level.replace('_', ' ').capitalize()} (house bot)"[:40]
+
+
+def house_bot(*, level) -> Player:
+    """The house bot player at ``level``, created on first use (safe under concurrency)."""
+    level = _check_level(level)
+    existing = HouseBot.objects.select_related("player").filter(level=level).first()
+    if existing is not None:
+        return existing.player
+    try:
+        with transaction.atomic():
+            player = player_register(username=f"house:{level}", password=None,
+                                     display_name=house_bot_name(level), is_bot=True)
+            HouseBot.objects.create(player=player, level=level)
+            return player
+    except (IntegrityError, BadRequest):  # created meanwhile by another request
+        return HouseBot.objects.select_related("player").get(level=level).player
+
+
+def house_bot_level(player) -> str | None:
+    """The level of a house bot player, else None."""
+    pid = getattr(player, "pk", player)
+    return HouseBot.objects.filter(player_id=pid).values_list("level", flat=True).first()
+
+
+def _check_length(length) -> int:
+    if type(length) is not int or not 1 <= length <= MAX_QUEUE_LENGTH:
+        raise BadRequest("bad_length", f"'matchLength' must be a whole number from 1 to {MAX_QUEUE_LENGTH}.")
+    return length
+
+
+def match_vs_bot(*, player: Player, level, length: int = 1, **options) -> Match:
+    """Play the computer: a started match of ``player`` (White's seat) against the house bot
+    at ``level``. ``options`` are :func:`~games.services.match_create`'s (cube, crawford...).
+    The bots runner (``games.bots.runner``) plays the bot's turns."""
+    require_active(player)
+    level = _check_level(level)
+    if type(length) is not int or not 0 <= length <= MAX_QUEUE_LENGTH:
+        raise BadRequest("bad_length", f"The match length must be a whole number from 0 to {MAX_QUEUE_LENGTH}.")
+    with transaction.atomic():
+        bot = house_bot(level=level)
+        if bot.pk == player.pk:
+            raise Conflict("own_match", "A house bot cannot play itself.")
+        match = match_create(creator=player, length=length, **options)
+        return match_join(player=bot, match_id=match.pk)
+
+
+# -- the matchmaking queue ---------------------------------------------------------------------
+
+
+def queue_timeout() -> timedelta:
+    return timedelta(seconds=getattr(settings, "GAMES_QUEUE_TIMEOUT", 300))
+
+
+def _status(entry: QueueEntry | None) -> dict:
+    if entry is None:
+        return {"status": "none"}
+    if entry.status == QueueEntry.MATCHED:
+        return {"status": "matched", "matchId": entry.match_id}
+    if entry.status == QueueEntry.EXPIRED:
+        return {"status": "expired"}
+    return {"status": "queued", "matchLength": entry.length}
+
+
+def _lock_entry(player: Player) -> QueueEntry | None:
+    """Lock the player (serialising their own queue requests), then their entry."""
+    Player.objects.select_for_update().filter(pk=player.pk).first()
+    return QueueEntry.objects.select_for_update().filter(player=player).first()
+
+
+def _match_in_progress(entry: QueueEntry) -> bool:
+    return (entry.status == QueueEntry.MATCHED and entry.match_id is not None
+            and Match.objects.filter(pk=entry.match_id, status__in=[Match.OPEN, Match.PLAYING]).exists())
+
+
+def _try_pair(entry: QueueEntry, now) -> QueueEntry:
+    """Pair a waiting ``entry`` with the longest-waiting compatible entry, if any."""
+    fresh = now - queue_timeout()
+    candidates = (QueueEntry.objects.filter(status=QueueEntry.WAITING, game=entry.game, length=entry.length,
+                                            seen_at__gte=fresh, player__suspended=False)
+                  .exclude(pk=entry.pk).order_by("queued_at", "pk").values_list("pk", flat=True))
+    other_id = candidates.first()
+    if other_id is None:
+        return entry
+    # Lock both rows in primary-key order, then re-check them: another request may have
+    # paired the candidate meanwhile (it then no longer waits, and we stay queued).
+    locked = {e.pk: e for e in QueueEntry.objects.select_for_update().select_related("player")
+              .filter(pk__in=[entry.pk, other_id]).order_by("pk")}
+    mine, other = locked.get(entry.pk), locked.get(other_id)
+    if (mine is None or other is None or mine.status != QueueEntry.WAITING
+            or other.status != QueueEntry.WAITING or other.seen_at < fresh):
+        return mine or entry
+    first, second = sorted([mine, other], key=lambda e: (e.queued_at, e.pk))
+    match = match_create(creator=first.player, length=entry.length)
+    match_join(player=second.player, match_id=match.pk)
+    changed = QueueEntry.objects.filter(pk__in=[mine.pk, other.pk], status=QueueEntry.WAITING).update(
+        status=QueueEntry.MATCHED, match=match)
+    if changed != 2:  # pragma: no cover - the row locks make this impossible; roll everything back
+        raise Conflict("queue_busy", "The queue changed under us: try again.")
+    mine.status, mine.match = QueueEntry.MATCHED, match
+    return mine
+
+
+def queue_join(*, player: Player, game="backgammon", length=1, opponent=None) -> dict:
+    """Join the matchmaking queue (or be matched at once).
+
+    ``opponent``: a house-bot level, to be matched immediately against that bot.
+    Joining again while queued does not queue twice (it refreshes the entry; a
+    different length moves the player to the back of that length's queue); while a
+    queue-made match is in progress, joining answers that match.
+    Answers ``{"status": "queued", "matchLength"}`` or ``{"status": "matched", "matchId"}``.
+    """
+    require_active(player)
+    if game not in GAMES:
+        raise BadRequest("unknown_game", f"Unknown game {str(game)[:40]!r}: this server plays {', '.join(GAMES)}.")
+    length = _check_length(length)
+    if opponent is not None:
+        _check_level(opponent)
+    now = timezone.now()
+    with transaction.atomic():
+        entry = _lock_entry(player)
+        if entry is not None and _match_in_progress(entry):
+            return _status(entry)
+        if opponent is not None:
+            match = match_vs_bot(player=player, level=opponent, length=length)
+            entry = _save_entry(entry, player, game, length, QueueEntry.MATCHED, match, now)
+            return _status(entry)
+        fresh = entry is not None and entry.status == QueueEntry.WAITING and entry.seen_at >= now - queue_timeout()
+        if fresh and entry.length == length and entry.game == game:
+            entry.seen_at = now
+            entry.save(update_fields=["seen_at"])
+        else:
+            entry = _save_entry(entry, player, game, length, QueueEntry.WAITING, None, now)
+        return _status(_try_pair(entry, now))
+
+
+def _save_entry(entry, player, game, length, status, match, now) -> QueueEntry:
+    if entry is None:
+        return QueueEntry.objects.create(player=player, game=game, length=length, status=status, match=match,
+                                         queued_at=now, seen_at=now)
+    entry.game, entry.length, entry.status, entry.match = game, length, status, match
+    entry.queued_at = entry.seen_at = now
+    entry.save(update_fields=["game", "length", "status", "match", "queued_at", "seen_at"])
+    return entry
+
+
+def queue_status(*, player: Player) -> dict:
+    """The caller's queue status; a poll keeps a waiting entry alive and retries pairing.
+    ``{"status": "none" | "queued" | "matched" | "expired", ...}``."""
+    now = timezone.now()
+    with transaction.atomic():
+        entry = _lock_entry(player)
+        if entry is None or entry.status != QueueEntry.WAITING:
+            return _status(entry)
+        if entry.seen_at < now - queue_timeout() or player.suspended:
+            entry.status = QueueEntry.EXPIRED
+            entry.save(update_fields=["status"])
+            return _status(entry)
+        entry.seen_at = now
+        entry.save(update_fields=["seen_at"])
+        return _status(_try_pair(entry, now))
+
+
+def queue_leave(*, player: Player) -> dict:
+    """Leave the queue: ``{"status": "left"}`` when a waiting entry was removed, else the
+    status unchanged (a match already made goes on: leave it through the match instead)."""
+    with transaction.atomic():
+        entry = _lock_entry(player)
+        if entry is None:
+            return {"status": "none"}
+        if entry.status == QueueEntry.MATCHED and _match_in_progress(entry):
+            return _status(entry)
+        was_waiting = entry.status == QueueEntry.WAITING
+        entry.delete()
+        return {"status": "left"} if was_waiting else {"status": "none"}
+
+
+def queue_expire(*, now=None) -> int:
+    """Mark every stale waiting entry expired (optional housekeeping; pairing already skips them)."""
+    at = now or timezone.now()
+    return QueueEntry.objects.filter(status=QueueEntry.WAITING, seen_at__lt=at - queue_timeout()).update(
+        status=QueueEntry.EXPIRED)

@@ -1,0 +1,212 @@
+"""House bots: a human on a websocket plays a whole match against one; the runner's paths."""
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import bots, services
+from games.bots import runner
+from games.dice import ScriptedDice, SeededDice
+from games.engine import CUBE_OFFERED, MOVE, RESIGN_OFFERED, TURN
+from games.models import Game, GameEvent, Match
+from tests.consumers.conftest import open_socket, wait_for
+
+
+def simple_decide(level, game_state, match_state=None):
+    """A stand-in strategy: the first legal play; doubles sometimes, takes, accepts."""
+    from games.engine import GameState
+
+    state = GameState.from_dict(game_state)
+    if state.phase == MOVE:
+        plays = state.legal_plays()
+        return {"action": "move", "moves": plays[-1].to_list()}
+    if state.phase == TURN:
+        return {"action": "double" if state.can_double(state.actor) and state.turn_number % 7 == 3 else "roll"}
+    if state.phase == CUBE_OFFERED:
+        return {"action": "take"}
+    return {"action": "accept"}
+
+
+def _shows(message, game_id, version):
+    """Whether a socket message shows game ``game_id`` at ``version`` or later."""
+    if message.get("t") == "snapshot":
+        return message["d"]["game"] == game_id and message["v"] >= version
+    return message.get("game") == game_id and (message.get("v") or 0) >= version
+
+
+def human_action(state):
+    if state.phase == TURN:
+        return "roll", {}
+    if state.phase == MOVE:
+        return "move", {"moves": state.legal_plays()[0].to_list()}
+    if state.phase == CUBE_OFFERED:
+        return "take", {}
+    assert state.phase == RESIGN_OFFERED
+    return "resign_reject", {}
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("strategy", ["stand-in", "real"])
+async def test_a_human_on_a_websocket_plays_a_whole_match_against_a_house_bot(strategy, monkeypatch, settings):
+    settings.GAMES_WS_FLOOD_LIMIT = 100000  # this human acts as fast as the test can
+    if strategy == "stand-in":
+        monkeypatch.setattr(bots, "decide", simple_decide)
+    level = "random" if strategy == "real" else "beginner"
+
+    def start():
+        human = services.player_register(username="hugo", password="correct horse 9")
+        with services.use_dice(ScriptedDice([(3,), (1,)])):  # the human (White) opens
+            match = services.match_vs_bot(player=human, level=level, length=3)
+        return human, match.pk, match.black_id
+
+    human, match_id, bot_id = await database_sync_to_async(start)()
+    first_game = await database_sync_to_async(lambda: Game.objects.get(match_id=match_id).pk)()
+    sock, connected = await open_socket(f"/ws/games/{first_game}/", human)
+    assert connected
+
+    def situation():
+        match = Match.objects.get(pk=match_id)
+        game = Game.objects.filter(match_id=match_id).order_by("-number").first()
+        return match.status, game.pk, game.version, game.game_state()
+
+    actions = 0
+    with services.use_dice(SeededDice("c3" * 32, 0)):
+        for _ in range(2000):
+            status, game_id, version, state = await database_sync_to_async(situation)()
+            if status != Match.PLAYING:
+                break
+            # With GAMES_BOT_SYNC the bot has always answered by the time our action returns.
+            assert state.actor == "white", f"the house bot did not answer (phase {state.phase})"
+            # Act on what the socket has shown, like a browser: it follows the match into
+            # the next game only when the old game's game_end reaches it.
+            await sock.until(lambda m: _shows(m, game_id, version)) if not any(
+                _shows(m, game_id, version) for m in sock.received) else None
+            kind, data = human_action(state)
+            await sock.send(kind, data, v=version)
+            actions += 1
+
+            def moved_on(game_id=game_id, version=version):
+                match = Match.objects.get(pk=match_id)
+                game = Game.objects.filter(match_id=match_id).order_by("-number").first()
+                if match.status != Match.PLAYING:
+                    return True
+                changed = game.pk != game_id or game.version != version
+                return changed and game.game_state().actor == "white"
+
+            if not await wait_for(moved_on, timeout=10):
+                await sock.drain()
+                raise AssertionError(f"no progress after {kind} v={version} game={game_id}: {[(m.get('t'), m.get('v'), m.get('game'), m.get('d') if m.get('t') == 'error' else None) for m in sock.received[-12:]]}")
+        else:
+            raise AssertionError("the match did not end")
+
+    match = await database_sync_to_async(Match.objects.get)(pk=match_id)
+    assert match.status == Match.FINISHED and match.winner_id in (human.pk, bot_id)
+    assert max(match.white_score, match.black_score) >= 3
+    bot_moves = await database_sync_to_async(
+        lambda: GameEvent.objects.filter(game__match_id=match_id, actor_id=bot_id, type="move").count())()
+    assert bot_moves > 10 and actions > 10
+    # The human's socket saw the bot's moves and followed the match to its end.
+    await sock.drain()
+    seen = [m for m in sock.received if m.get("t") == "move" and m["d"].get("color") == "black"]
+    assert seen, "no bot move reached the socket"
+    assert not [m for m in sock.received if m.get("t") == "error"]
+    assert any(m.get("t") == "game_end" and m["d"].get("matchOver") for m in sock.received)
+    await sock.close()
+
+
+def _bot_to_move(db_level="beginner", rolls=()):
+    """A human's match against a house bot where the bot (Black) opens with 3-1 (``rolls``:
+    the next rolls, used if the bot plays at once)."""
+    human = services.player_register(username="hugo", password="correct horse 9")
+    with services.use_dice(ScriptedDice([(1,), (3,), *rolls])):
+        match = services.match_vs_bot(player=human, level=db_level, length=1)
+    return human, match, Game.objects.get(match=match)
+
+
+class CapturingExecutor:
+    def __init__(self):
+        self.jobs = []
+
+    def submit(self, fn, *args, **kwargs):
+        self.jobs.append((fn, args, kwargs))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_listener_never_blocks_the_caller(settings, monkeypatch):
+    """Without GAMES_BOT_SYNC the service call returns with the bot still to act; the bot's
+    turn runs on a background thread (captured here and run by hand)."""
+    settings.GAMES_BOT_SYNC = False
+    threads = CapturingExecutor()
+    monkeypatch.setattr(runner, "_thread_pool", lambda: threads)
+    monkeypatch.setattr(runner, "decide_in_time", lambda level, g, m: simple_decide(level, g, m))
+    human, match, game = _bot_to_move()
+    state = game.game_state()
+    assert state.actor == "black" and state.phase == MOVE  # returned before the bot played
+    assert len(threads.jobs) == 1  # one job for the whole commit (only its last event schedules)
+    fn, args, kwargs = threads.jobs.pop()
+    with services.use_dice(ScriptedDice([(6, 5)])):
+        fn(*args, **kwargs)  # the background thread's work: the bot plays
+    game.refresh_from_db()
+    assert game.game_state().actor == "white"
+    assert GameEvent.objects.filter(game=game, type="move", actor=match.black).count() == 1
+
+
+class LateFuture:
+    def result(self, timeout=None):
+        from concurrent.futures import TimeoutError
+
+        raise TimeoutError
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bot_out_of_time_plays_the_fallback(settings, monkeypatch):
+    settings.GAMES_BOT_SYNC = False
+    settings.GAMES_BOT_TIME_LIMIT = 0.01
+    monkeypatch.setattr(runner, "_process_pool", lambda: type("Pool", (), {"submit": lambda *a, **k: LateFuture()})())
+    monkeypatch.setattr(runner, "schedule", lambda game_id: None)  # drive the step by hand
+    human, match, game = _bot_to_move()
+    state = game.game_state()
+    assert runner.step(game.pk) == "move"
+    game.refresh_from_db()
+    assert game.game_state().last_play == state.legal_plays()[0].steps  # the first legal play
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bad_or_failing_strategy_falls_back_and_a_stale_version_is_ignored(monkeypatch):
+    calls = []
+
+    def broken(level, game_state, match_state=None):
+        calls.append(level)
+        if len(calls) == 1:
+            return {"action": "move", "moves": [{"from": 1, "to": 20}]}  # illegal: the fallback plays
+        raise RuntimeError("strategy crashed")
+
+    monkeypatch.setattr(bots, "decide", broken)
+    human, match, game = _bot_to_move(rolls=[(6, 5)])
+    game.refresh_from_db()
+    assert calls == ["beginner"] and game.game_state().actor == "white"
+    assert GameEvent.objects.filter(game=game, type="move", actor=match.black).count() == 1
+    # The human plays; the bot's strategy now crashes: the fallback still answers.
+    with services.use_dice(ScriptedDice([(6, 5), (2, 1)])):
+        state = game.game_state()
+        services.game_move(game_id=game.pk, player=human, moves=state.legal_plays()[0].to_list())
+    game.refresh_from_db()
+    assert game.game_state().actor == "white" and len(calls) == 2
+    assert GameEvent.objects.filter(game=game, type="move", actor=match.black).count() == 2
+
+    # Someone else plays the bot's turn while it thinks: its own submission is stale and ignored.
+    def races(level, game_state, match_state=None):
+        from games.engine import GameState
+
+        state = GameState.from_dict(game_state)
+        play = state.legal_plays()[0].to_list()
+        services.game_move(game_id=game.pk, player=match.black, moves=play)
+        return {"action": "move", "moves": play}
+
+    monkeypatch.setattr(bots, "decide", races)
+    with services.use_dice(ScriptedDice([(4, 3), (5, 2), (6, 1), (3, 3)])):
+        state = game.game_state()
+        services.game_move(game_id=game.pk, player=human, moves=state.legal_plays()[0].to_list())
+    game.refresh_from_db()
+    assert game.game_state().actor == "white"
+    assert GameEvent.objects.filter(game=game, type="move", actor=match.black).count() == 3
