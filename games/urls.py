@@ -6,4 +6,16 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("games/<int:game_id>/verify/", views.game_verify, name="game_verify"),
     path("matches/<int:match_id>/export.mat", views.match_export_mat, name="match_export_mat"),
+    # the browser client's pages
+    path("matches/new/", views.match_new, name="match_new"),
+    path("matches/<int:match_id>/", views.match_waiting, name="match_waiting"),
+    path("matches/<int:match_id>/status.json", views.match_status_json, name="match_status"),
+    path("matches/<int:match_id>/join/", views.match_join_public, name="match_join"),
+    path("join/<str:invite_code>/", views.match_invite, name="match_invite"),
+    path("play/computer/", views.play_computer, name="play_computer"),
+    path("games/<int:game_id>/", views.game_page, name="game_page"),
+    path("games/<int:game_id>/replay/", views.game_replay, name="game_replay"),
+    path("games/<int:game_id>/replay.json", views.game_replay_json, name="game_replay_json"),
+    path("players/<int:player_id>/", views.player_profile, name="player_profile"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
 ]

@@ -1,0 +1,169 @@
+// The board in SVG: a pure function from a view of the position to markup.
+//
+// The viewer's home board is at the bottom right (White: points 1-6; Black: its own
+// 1-6, absolute 24-19). ``flipped`` mirrors the board left to right.
+
+const M = 16, PW = 60, BAR = 56, TRAY = 64, H = 640, HALF = 304, R = 27, STEP = 54;
+export const WIDTH = M + 12 * PW + BAR + M + TRAY + M; // 888
+export const HEIGHT = H;
+
+/** The viewer's number of an absolute point (1..24). */
+export function viewerPoint(p, you) { return you === 'black' ? 25 - p : p; }
+
+function geometry(flipped) {
+  const boardX = flipped ? M + TRAY + M : M;
+  const trayX = flipped ? M : M + 12 * PW + BAR + M;
+  return { boardX, trayX, barX: boardX + 6 * PW };
+}
+
+/** Column (0 left .. 11 right) and side of an absolute point for this viewer. */
+function place(p, you, flipped) {
+  const vp = viewerPoint(p, you);
+  let col, top;
+  if (vp <= 12) { col = 12 - vp; top = false; } else { col = vp - 13; top = true; }
+  if (flipped) col = 11 - col;
+  return { col, top };
+}
+
+function colX(g, col) { return g.boardX + col * PW + (col >= 6 ? BAR : 0); }
+
+/** Centre of the i-th checker (0 at the edge) on an absolute point. */
+export function checkerXY(p, i, you, flipped) {
+  const g = geometry(flipped), { col, top } = place(p, you, flipped);
+  const x = colX(g, col) + PW / 2;
+  const y = top ? M + R + 1 + i * STEP : H - M - R - 1 - i * STEP;
+  return { x, y };
+}
+
+const esc = s => String(s).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
+function checker(x, y, color, cls = '', label = '') {
+  return `<g class="checker ${color} ${cls}"><circle cx="${x}" cy="${y}" r="${R}"/>` +
+    `<circle class="rim" cx="${x}" cy="${y}" r="${R - 7}"/>` +
+    (label ? `<text x="${x}" y="${y + 6}" class="count">${esc(label)}</text>` : '') + '</g>';
+}
+
+const PIPS = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
+  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] };
+
+function die(x, y, value, color, used) {
+  const s = 44;
+  let out = `<g class="die ${color}${used ? ' used' : ''}" data-die="${value}"><rect x="${x - s / 2}" y="${y - s / 2}" width="${s}" height="${s}" rx="8"/>`;
+  for (const [dx, dy] of PIPS[value] || []) out += `<circle cx="${x + dx * 11}" cy="${y + dy * 11}" r="4.6"/>`;
+  return out + '</g>';
+}
+
+/**
+ * view: {pos: {board, whiteBar, blackBar, whiteOff, blackOff}, you, flipped, selectable: [p|'bar'],
+ *        selected, targets: [p|'off'], cursor, dice, diceColor, usedDice: [bool], cube: {value, owner, enabled},
+ *        lastTurn: {color, moves}}
+ */
+export function renderBoard(view) {
+  const { pos, flipped } = view;
+  const you = view.you || 'white';
+  const me = you, opp = you === 'white' ? 'black' : 'white';
+  const g = geometry(flipped);
+  const sel = new Set(view.selectable || []), tgt = new Set(view.targets || []);
+  const lastTo = new Set(view.lastTurn ? view.lastTurn.moves.map(m => m.to) : []);
+  const lastFrom = new Set(view.lastTurn ? view.lastTurn.moves.map(m => m.from) : []);
+  let out = `<rect class="frame" x="0" y="0" width="${WIDTH}" height="${H}" rx="14"/>`;
+  out += `<rect class="felt" x="${g.boardX}" y="${M}" width="${6 * PW}" height="${H - 2 * M}"/>`;
+  out += `<rect class="felt" x="${g.barX + BAR}" y="${M}" width="${6 * PW}" height="${H - 2 * M}"/>`;
+  out += `<rect class="bar" x="${g.barX}" y="${M}" width="${BAR}" height="${H - 2 * M}"/>`;
+  out += `<rect class="tray" x="${g.trayX}" y="${M}" width="${TRAY}" height="${H - 2 * M}" rx="6"/>`;
+  // points, their labels and hit areas
+  for (let p = 1; p <= 24; p++) {
+    const { col, top } = place(p, you, flipped);
+    const x = colX(g, col), tip = top ? M + 262 : H - M - 262, base = top ? M : H - M;
+    const shade = (col + (top ? 0 : 1)) % 2 ? 'dark' : 'light';
+    const cls = `point ${shade}${lastFrom.has(p) ? ' last-from' : ''}${lastTo.has(p) ? ' last-to' : ''}`;
+    out += `<polygon class="${cls}" points="${x + 2},${base} ${x + PW - 2},${base} ${x + PW / 2},${tip}"/>`;
+    out += `<text class="label" x="${x + PW / 2}" y="${top ? M - 4 : H - 4}">${viewerPoint(p, you)}</text>`;
+  }
+  // checkers on points
+  for (let p = 1; p <= 24; p++) {
+    const n = Math.abs(pos.board[p]);
+    if (!n) continue;
+    const color = pos.board[p] > 0 ? 'white' : 'black';
+    for (let i = 0; i < Math.min(n, 5); i++) {
+      const { x, y } = checkerXY(p, i, you, flipped);
+      const topmost = i === Math.min(n, 5) - 1;
+      let cls = '';
+      if (topmost && sel.has(p)) cls += ' selectable';
+      if (topmost && view.selected === p) cls += ' selected';
+      out += checker(x, y, color, cls, topmost && n > 5 ? n : '');
+    }
+  }
+  // the bar: the viewer's checkers in the top half (they enter there), the opponent's below
+  const barCx = g.barX + BAR / 2;
+  for (const [color, dir] of [[me, -1], [opp, 1]]) {
+    const n = pos[color + 'Bar'];
+    for (let i = 0; i < Math.min(n, 4); i++) {
+      const y = H / 2 + dir * (R + 36 + i * STEP);
+      const topmost = i === Math.min(n, 4) - 1;
+      let cls = '';
+      if (color === me && topmost && sel.has('bar')) cls += ' selectable';
+      if (color === me && topmost && view.selected === 'bar') cls += ' selected';
+      out += checker(barCx, y, color, cls, topmost && n > 4 ? n : (n > 1 && topmost ? n : ''));
+    }
+  }
+  // borne-off checkers: the viewer's at the bottom of the tray, the opponent's at the top
+  for (const [color, top] of [[me, false], [opp, true]]) {
+    const n = pos[color + 'Off'];
+    for (let i = 0; i < n; i++) {
+      const y = top ? M + 6 + i * 17 : H - M - 6 - 14 - i * 17;
+      out += `<rect class="off ${color}" x="${g.trayX + 8}" y="${y}" width="${TRAY - 16}" height="14" rx="3"/>`;
+    }
+    if (n) out += `<text class="off-count" x="${g.trayX + TRAY / 2}" y="${top ? M + 6 + n * 17 + 14 : H - M - 6 - n * 17 - 4}">${n}</text>`;
+  }
+  // the cube: centred on the bar, or on its owner's side
+  if (view.cube && view.cube.enabled) {
+    const y = !view.cube.owner ? H / 2 : view.cube.owner === me ? H - M - 30 : M + 30;
+    const x = view.cube.owner ? g.trayX + TRAY / 2 : barCx;
+    const cy = view.cube.owner ? (view.cube.owner === me ? H / 2 + 50 : H / 2 - 50) : y;
+    out += `<g class="cube" data-cube="${view.cube.value}"><rect x="${x - 22}" y="${cy - 22}" width="44" height="44" rx="6"/>` +
+      `<text x="${x}" y="${cy + 8}">${view.cube.value === 1 ? 64 : view.cube.value}</text></g>`;
+  }
+  // dice: in the half of whoever rolled them (the viewer's on the right)
+  if (view.dice) {
+    const right = view.diceColor === me ? !flipped : flipped;
+    const cx = (right ? g.barX + BAR + 3 * PW : g.boardX + 3 * PW);
+    const used = view.usedDice || [];
+    view.dice.forEach((d, i) => { out += die(cx + (i - (view.dice.length - 1) / 2) * 54, H / 2, d, view.diceColor, used[i]); });
+  }
+  // targets (drawn over checkers) and the keyboard cursor
+  for (const t of tgt) {
+    if (t === 'off') {
+      out += `<rect class="target" data-target="off" x="${g.trayX + 4}" y="${H / 2 + 20}" width="${TRAY - 8}" height="${HALF - 40}" rx="8"/>`;
+      continue;
+    }
+    const n = Math.abs(pos.board[t]);
+    const own = pos.board[t] !== 0 && (pos.board[t] > 0) === (me === 'white');
+    const { x, y } = checkerXY(t, own ? Math.min(n, 4) : 0, you, flipped);
+    out += `<circle class="target" data-target="${t}" cx="${x}" cy="${y}" r="${R - 3}"/>`;
+  }
+  if (view.cursor !== null && view.cursor !== undefined) {
+    const c = view.cursor;
+    const xy = c === 'bar' ? { x: barCx, y: H / 2 - R - 36 } : c === 'off' ? { x: g.trayX + TRAY / 2, y: H - 90 }
+      : checkerXY(c, 0, you, flipped);
+    out += `<circle class="cursor" cx="${xy.x}" cy="${xy.y}" r="${R + 5}"/>`;
+  }
+  // hit areas: whole points, the bar and the tray (for clicks, taps and drops)
+  for (let p = 1; p <= 24; p++) {
+    const { col, top } = place(p, you, flipped);
+    out += `<rect class="hit" data-hit="${p}" x="${colX(g, col)}" y="${top ? M : H / 2}" width="${PW}" height="${HALF}"/>`;
+  }
+  out += `<rect class="hit" data-hit="bar" x="${g.barX}" y="${M}" width="${BAR}" height="${H - 2 * M}"/>`;
+  out += `<rect class="hit" data-hit="off" x="${g.trayX}" y="${M}" width="${TRAY}" height="${H - 2 * M}"/>`;
+  return out;
+}
+
+/** The hit area (point number, 'bar' or 'off') under a client position, or null. */
+export function hitAt(x, y) {
+  for (const el of document.elementsFromPoint(x, y)) {
+    const h = el.getAttribute && el.getAttribute('data-hit');
+    if (h) return /^\d+$/.test(h) ? Number(h) : h;
+  }
+  return null;
+}

@@ -1,0 +1,453 @@
+// The game page: the socket, the board's input (click, drag, keys) and the panels.
+// All game logic lives in state.mjs (pure); this module only wires it to the page.
+import * as S from './state.mjs';
+import { renderBoard, hitAt, WIDTH, HEIGHT } from './board.mjs';
+
+const $ = id => document.getElementById(id);
+const boot = JSON.parse($('boot').textContent);
+const boardEl = $('board'), dragEl = $('drag-layer');
+const prefs = JSON.parse(localStorage.getItem('bg-prefs') || '{}');
+const opts = { forced: !!prefs.forced, autoroll: !!prefs.autoroll, sound: prefs.sound !== false, flip: !!prefs.flip };
+
+let state = S.initialState();
+state = S.reduce(state, boot.snapshot);
+state = { ...state, moveList: S.fold(S.initialState(), boot.history).moveList };
+let cursor = null;            // keyboard focus: a point, 'bar' or 'off'
+let sent = null;              // the version an action was sent at (no double sends)
+let snapshotAsked = null;     // the version a snapshot was asked for
+let ws = null, wsDelay = 400, closedByUs = false, clockOffset = 0, clockAt = Date.now();
+let endShownFor = null;
+
+// -- sounds: tiny WebAudio beeps ------------------------------------------------------------
+let audio = null;
+function beep(freqs, dur = 0.07, type = 'sine', gain = 0.08) {
+  if (!opts.sound) return;
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    let t = audio.currentTime;
+    for (const f of freqs) {
+      const o = audio.createOscillator(), g = audio.createGain();
+      o.type = type; o.frequency.value = f;
+      g.gain.setValueAtTime(gain, t); g.gain.exponentialRampToValueAtTime(0.0001, t + dur);
+      o.connect(g).connect(audio.destination); o.start(t); o.stop(t + dur);
+      t += dur * 0.9;
+    }
+  } catch { /* no audio: stay quiet */ }
+}
+const SOUND = {
+  roll: () => beep([520, 660, 590], 0.04, 'square', 0.03),
+  move: () => beep([880], 0.05, 'triangle'),
+  hit: () => beep([220, 150], 0.09, 'sawtooth', 0.05),
+  yourTurn: () => beep([660, 990], 0.09),
+  theirTurn: () => beep([440, 330], 0.08, 'sine', 0.05),
+};
+
+// -- the socket ---------------------------------------------------------------------------------
+function send(t, d = {}, withVersion = true) {
+  if (!ws || ws.readyState !== 1) { toast('Not connected: reconnecting…'); return false; }
+  const msg = { t, d };
+  if (withVersion) { msg.v = state.version; msg.game = state.game; }
+  ws.send(JSON.stringify(msg));
+  return true;
+}
+
+function act(t, d = {}) {
+  if (sent === state.version) return;      // one action per version; the server answers with the next
+  if (send(t, d)) sent = state.version;
+}
+
+function connect() {
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/games/${state.game}/?v=${state.version}`;
+  ws = new WebSocket(url);
+  ws.onopen = () => { wsDelay = 400; $('banner').hidden = true; document.body.dataset.connected = '1'; };
+  ws.onmessage = e => receive(JSON.parse(e.data));
+  ws.onclose = () => {
+    document.body.dataset.connected = '0';
+    if (closedByUs) return;
+    $('banner').hidden = false;
+    sent = null;
+    setTimeout(connect, wsDelay); wsDelay = Math.min(wsDelay * 2, 5000);
+  };
+}
+
+const queue = [];
+let scheduled = false;
+function receive(msg) {
+  queue.push(msg);
+  if (!scheduled) { scheduled = true; queueMicrotask(flush); }
+}
+
+function flush() {
+  scheduled = false;
+  const before = state;
+  for (const msg of queue.splice(0)) {
+    if (msg.t === 'error') { onError(msg.d); continue; }
+    if (msg.t === 'move' && msg.v === state.version + 1 && msg.game === state.game) {
+      const { hits } = S.applySteps(state, msg.d.color, msg.d.moves);
+      (hits ? SOUND.hit : SOUND.move)();
+    }
+    if (msg.t === 'roll' && msg.v === state.version + 1) SOUND.roll();
+    const prevGame = state.game;
+    state = S.reduce(state, msg);
+    if (msg.t === 'game_end') renderDialog();   // before the next game's snapshot replaces it
+    const clock = msg.t === 'snapshot' ? msg.d.clock : msg.state && msg.state.clock;
+    if (msg.t === 'snapshot' || (msg.state && msg.state.clock)) {
+      clockOffset = clock ? Date.parse(clock.serverTime) - Date.now() : 0; clockAt = Date.now();
+    }
+    if (state.game !== prevGame && prevGame !== null) history.replaceState(null, '', `/games/${state.game}/`);
+    if (msg.t === 'rematch_start' && state.rematch && state.rematch.game) {
+      closedByUs = true; ws.close(); location.assign(`/games/${state.rematch.game}/`); return;
+    }
+  }
+  if (state.version !== before.version || state.game !== before.game) { sent = null; cursor = null; }
+  if (state.actor !== before.actor && state.actor && state.you && before.actor !== null) {
+    (state.actor === state.you ? SOUND.yourTurn : SOUND.theirTurn)();
+  }
+  if (state.needResync && ws) send('resync', { v: state.version }, false);
+  afterChange();
+}
+
+function afterChange() {
+  // Events carry the cube flags, the clocks and the Position ID in their "state"; an event
+  // without one (game_start) is followed by a snapshot request (once per version).
+  if (state.flagsStale && !state.needResync && snapshotAsked !== state.version) {
+    snapshotAsked = state.version;
+    send('resync', {}, false);
+  }
+  render();
+  autoplay();
+}
+
+function autoplay() {
+  if (!state.you || state.actor !== state.you || sent === state.version) return;
+  if (state.phase === 'turn' && opts.autoroll && !state.flagsStale) act('roll');
+  else if (state.phase === 'move' && !state.partial.length) {
+    if (S.mustPass(state) && opts.forced) act('move', { moves: [] });
+    else { const f = S.forcedPlay(state); if (f && opts.forced) act('move', { moves: f }); }
+  }
+}
+
+const ERRORS = {
+  stale_version: 'The game moved on before your action arrived; here is the current position.',
+  not_your_turn: 'It is not your turn.',
+  spectator: 'Spectators cannot play.',
+  login_required: 'Log in to do that.',
+  rate_limited: 'Slow down: too many messages.',
+};
+function onError(d) {
+  sent = null;
+  toast(ERRORS[d.code] || d.message || d.code, d.code);
+}
+
+let toastTimer = null;
+function toast(text, code = '') {
+  const el = $('toast');
+  el.textContent = text; el.dataset.code = code; el.hidden = false;
+  clearTimeout(toastTimer); toastTimer = setTimeout(() => { el.hidden = true; }, 6000);
+}
+
+// -- input: clicks, taps, drags, keys -----------------------------------------------------------
+function activate(p) {
+  if (!S.canMoveNow(state) || p === null) return;
+  if (state.selected !== null && state.selected !== undefined) {
+    const targets = S.targetsFrom(state, state.selected);
+    if (targets.has(p)) { state = S.moveTo(state, p); cursor = null; SOUND.move(); render(); return; }
+  }
+  state = S.select(state, state.selected === p ? null : p);
+  // one-click moves: a checker with a single target (not a choice) moves there at once? No: show targets.
+  render();
+}
+
+let drag = null;
+boardEl.addEventListener('pointerdown', e => {
+  const p = hitAt(e.clientX, e.clientY);
+  if (p === null || !S.canMoveNow(state)) return;
+  const canDrag = S.selectableSources(state).includes(p);
+  drag = { p, x: e.clientX, y: e.clientY, moved: false, canDrag };
+  if (canDrag) boardEl.setPointerCapture(e.pointerId);
+});
+boardEl.addEventListener('pointermove', e => {
+  if (!drag || !drag.canDrag) return;
+  if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 6) return;
+  if (!drag.moved) { drag.moved = true; state = S.select(state, drag.p); render(); }
+  const r = boardEl.getBoundingClientRect(), k = WIDTH / r.width;
+  const x = (e.clientX - r.left) * k, y = (e.clientY - r.top) * (HEIGHT / r.height);
+  dragEl.innerHTML = `<g class="checker ${state.you} ghost"><circle cx="${x}" cy="${y}" r="27"/><circle class="rim" cx="${x}" cy="${y}" r="20"/></g>`;
+});
+boardEl.addEventListener('pointerup', e => {
+  if (!drag) return;
+  const d = drag; drag = null; dragEl.innerHTML = '';
+  if (!d.moved) { activate(d.p); return; }
+  const to = hitAt(e.clientX, e.clientY);
+  if (to !== null && S.targetsFrom(state, d.p).has(to)) { state = S.moveTo(state, to, d.p); SOUND.move(); }
+  else state = S.select(state, null);
+  render();
+});
+boardEl.addEventListener('pointercancel', () => { drag = null; dragEl.innerHTML = ''; });
+
+function cursorChoices() {
+  if (state.selected !== null && state.selected !== undefined) return [...S.targetsFrom(state, state.selected).keys()];
+  return S.selectableSources(state);
+}
+const fromViewer = n => (state.you === 'black' ? 25 - n : n);
+let digits = '', digitTimer = null;
+document.addEventListener('keydown', e => {
+  if (e.target.closest('input, textarea, select, button, summary, a') && !['Escape'].includes(e.key)) return;
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
+  const choices = cursorChoices();
+  if (e.key === 'ArrowRight' || e.key === 'ArrowLeft' || e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+    if (!choices.length) return;
+    const i = choices.indexOf(cursor), dir = (e.key === 'ArrowRight' || e.key === 'ArrowDown') ? 1 : -1;
+    cursor = choices[(i + dir + choices.length) % choices.length];
+    e.preventDefault(); render();
+  } else if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    if (cursor !== null && choices.includes(cursor)) { const c = cursor; cursor = null; activate(c); }
+    else if (S.completedPlay(state)) confirmPlay();
+    else if (state.phase === 'turn' && state.actor === state.you) act('roll');
+  } else if (e.key === 'Backspace') {
+    e.preventDefault(); state = S.undo(state); cursor = null; render();
+  } else if (e.key === 'Escape') {
+    state = S.select(state, null); cursor = null; render();
+  } else if (e.key === 'b' || e.key === 'B') activate('bar');
+  else if (e.key === 'o' || e.key === 'O') activate('off');
+  else if (/^\d$/.test(e.key)) {
+    digits += e.key; clearTimeout(digitTimer);
+    const n = Number(digits);
+    const done = digits.length === 2 || n > 2 || (n === 0);
+    const fire = () => { const v = Number(digits); digits = ''; if (v >= 1 && v <= 24) activate(fromViewer(v)); };
+    if (done) fire(); else digitTimer = setTimeout(fire, 700);
+  }
+});
+
+function confirmPlay() {
+  const play = S.completedPlay(state);
+  if (play) act('move', { moves: play });
+}
+
+document.querySelectorAll('[data-act]').forEach(btn => btn.addEventListener('click', () => {
+  const a = btn.dataset.act;
+  if (a === 'undo') { state = S.undo(state); render(); }
+  else if (a === 'confirm') confirmPlay();
+  else if (a === 'pass') act('move', { moves: [] });
+  else if (a === 'claim') send('claim', {}, false);
+  else act(a);
+}));
+document.querySelectorAll('[data-resign]').forEach(btn => btn.addEventListener('click', () => {
+  if (confirm(`Offer to resign ${btn.textContent.replace('Offer ', 'a ')}?`)) act('resign_offer', { level: Number(btn.dataset.resign) });
+}));
+$('rematch').addEventListener('click', () => { send('rematch', {}, false); $('rematch-note').textContent = 'Rematch offered: waiting for your opponent…'; });
+$('end-close').addEventListener('click', () => { $('end-dialog').hidden = true; });
+$('copy-posid').addEventListener('click', async () => {
+  const input = $('position-id'); input.select();
+  try { await navigator.clipboard.writeText(input.value); } catch { document.execCommand('copy'); }
+  $('copy-posid').textContent = 'Copied';
+});
+$('chat-form').addEventListener('submit', e => {
+  e.preventDefault();
+  const input = $('chat-input'), text = input.value.trim();
+  if (text && send('chat', { text }, false)) input.value = '';
+});
+for (const [id, name] of [['opt-forced', 'forced'], ['opt-autoroll', 'autoroll'], ['opt-sound', 'sound'], ['opt-flip', 'flip']]) {
+  const box = $(id); box.checked = opts[name];
+  box.addEventListener('change', () => {
+    opts[name] = box.checked; localStorage.setItem('bg-prefs', JSON.stringify(opts)); render(); autoplay();
+  });
+}
+
+// -- rendering ------------------------------------------------------------------------------------
+const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+const cap = c => (c ? c[0].toUpperCase() + c.slice(1) : '');
+const nameOf = c => (state.match && state.match[c] ? state.match[c].name : cap(c));
+
+function usedDice() {
+  if (!state.dice || !state.partial.length) return [];
+  const dice = state.dice[0] === state.dice[1] ? [state.dice[0], state.dice[0], state.dice[0], state.dice[0]] : state.dice.slice();
+  const used = dice.map(() => false);
+  for (const step of S.flatPartial(state)) {
+    const from = step.from === 'bar' ? 25 : S.moverPoint(step.from, state.you);
+    const to = step.to === 'off' ? 0 : S.moverPoint(step.to, state.you);
+    const dist = from - to;
+    let i = used.findIndex((u, k) => !u && dice[k] === dist);
+    if (i < 0) i = used.findIndex((u, k) => !u && dice[k] > dist);
+    if (i >= 0) used[i] = true;
+  }
+  return dice.length === 4 ? [used.filter(Boolean).length >= 4, used.filter(Boolean).length >= 2] : used;
+}
+
+function fmtClock(ms) {
+  if (ms === null || ms === undefined) return '';
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+function clockText(color) {
+  const c = state.clock;
+  if (!c) return '';
+  const bank = c[color];
+  if (c.running !== color || !c.deadline || state.status === 'finished') return fmtClock(bank);
+  const left = Date.parse(c.deadline) - (Date.now() + clockOffset);
+  const delay = Math.max(0, left - bank);
+  return delay > 0 ? `${fmtClock(bank)} +${Math.ceil(delay / 1000)}s` : fmtClock(left);
+}
+function tickClocks() {
+  for (const seat of ['top', 'bottom']) {
+    const el = $(`seat-${seat}`), color = el.dataset.color;
+    if (!color) continue;
+    const c = el.querySelector('[data-clock]');
+    c.textContent = clockText(color);
+    c.classList.toggle('running', !!state.clock && state.clock.running === color && state.status !== 'finished');
+  }
+}
+setInterval(tickClocks, 250);
+
+function renderSeats() {
+  const me = state.you || 'white', opp = S.OTHER[me];
+  const pips = S.pipCounts(S.currentPosition(state));
+  for (const [seat, color] of [['top', opp], ['bottom', me]]) {
+    const el = $(`seat-${seat}`);
+    el.dataset.color = color;
+    el.classList.toggle('on-roll', state.actor === color);
+    const p = state.match && state.match[color];
+    el.querySelector('[data-chip]').className = `chip ${color}`;
+    el.querySelector('[data-name]').innerHTML = p ? `${esc(p.name)} <small>${Math.round(p.rating)}</small>${state.you === color ? ' <em>(you)</em>' : ''}` : '<em>waiting…</em>';
+    el.querySelector('[data-pips]').textContent = `${pips[color]} pips`;
+    const pres = state.presence && state.presence[color];
+    const dot = el.querySelector('[data-presence]');
+    dot.className = `dot ${pres ? (pres.connected ? 'on' : 'off') : ''}`;
+    dot.title = pres ? (pres.connected ? 'connected' : 'away') : '';
+    dot.setAttribute('aria-label', `${cap(color)} ${pres && !pres.connected ? 'away' : 'connected'}`);
+  }
+  tickClocks();
+}
+
+function statusText() {
+  const you = state.you;
+  if (state.status === 'finished' || state.phase === 'over') {
+    const r = state.result;
+    return r && r.winner ? `${nameOf(r.winner)} wins ${r.points} point${r.points === 1 ? '' : 's'} (${r.kind}).` : 'Game over.';
+  }
+  if (state.phase === 'opening') return 'Opening roll…';
+  const actorName = state.actor === you ? 'You' : nameOf(state.actor);
+  switch (state.phase) {
+    case 'move':
+      if (state.actor !== you) return `${actorName} to move.`;
+      if (S.mustPass(state)) return 'No legal move: you must pass.';
+      if (S.completedPlay(state)) return 'Confirm your play (Enter), or undo.';
+      return state.selected !== null && state.selected !== undefined ? 'Pick a highlighted point.' : 'Your move: pick a checker.';
+    case 'turn': return state.actor === you ? 'Your turn: roll or double.' : `${actorName} to roll.`;
+    case 'cube_offered': return state.actor === you ? `Double to ${state.cube.offered || state.cube.value * 2}: take or pass?` : `${actorName} is considering the double.`;
+    case 'resign_offered':
+      return state.actor === you ? `${nameOf(state.resignOffer.by)} offers to resign a ${state.resignOffer.name}.` : `Waiting for an answer to the resignation (${state.resignOffer.name}).`;
+    default: return '';
+  }
+}
+
+function renderControls() {
+  const you = state.you, mine = you && state.actor === you && state.status !== 'finished';
+  const fresh = !state.flagsStale;   // cube choices wait for the server's flags (one snapshot away)
+  const show = {
+    roll: mine && fresh && state.phase === 'turn',
+    double: mine && fresh && state.phase === 'turn' && state.cube.canDouble,
+    raccoon: mine && fresh && state.phase === 'turn' && state.cube.canRaccoon,
+    take: mine && fresh && state.phase === 'cube_offered',
+    drop: mine && fresh && state.phase === 'cube_offered',
+    beaver: mine && fresh && state.phase === 'cube_offered' && state.cube.canBeaver,
+    undo: mine && state.phase === 'move' && state.partial.length > 0,
+    confirm: mine && state.phase === 'move' && !S.mustPass(state),
+    pass: mine && S.mustPass(state),
+    resign_accept: mine && state.phase === 'resign_offered',
+    resign_reject: mine && state.phase === 'resign_offered',
+    claim: !!you && state.status !== 'finished' && state.presence && state.presence[S.OTHER[you]] && !state.presence[S.OTHER[you]].connected,
+  };
+  for (const btn of document.querySelectorAll('[data-act]')) {
+    btn.hidden = !show[btn.dataset.act];
+    btn.disabled = sent === state.version && btn.dataset.act !== 'undo';
+  }
+  $('controls').querySelector('[data-act=confirm]').disabled = !S.completedPlay(state) || sent === state.version;
+  $('status-line').textContent = statusText();
+  $('resign-box').hidden = !you || state.status === 'finished' || state.phase === 'resign_offered';
+}
+
+function renderPanel() {
+  const m = state.match;
+  if (m) {
+    $('match-title').textContent = m.length ? `${m.length}-point match · game ${state.number}` : `Money session · game ${state.number}`;
+    const crawford = m.crawfordGame ? ' <span class="badge" title="Crawford game: no doubling">Crawford</span>' : m.postCrawford ? ' <span class="badge muted">post-Crawford</span>' : '';
+    $('score').innerHTML = `<span class="chip white"></span>${esc(nameOf('white'))} <b>${m.score[0]}</b> – <b>${m.score[1]}</b> ${esc(nameOf('black'))}<span class="chip black"></span>${crawford}`;
+  }
+  const n = state.presence ? state.presence.spectators : 0;
+  $('watchers').textContent = `${n} watching`;
+  const ol = $('moves');
+  const items = state.moveList.map(m => `<li class="${m.color || 'info'}">${m.color ? `<span class="chip ${m.color}"></span>` : ''}${m.dice ? `<span class="dice-text">${m.dice.join('')}</span> ` : ''}${esc(m.text)}</li>`);
+  if (state.partial.length) items.push(`<li class="pending">${esc(S.formatSteps(S.flatPartial(state), state.you))}…</li>`);
+  const html = items.join('');
+  if (ol.dataset.html !== html) { ol.innerHTML = html; ol.dataset.html = html; ol.scrollTop = ol.scrollHeight; }
+  if (!state.flagsStale) $('position-id').value = state.positionId || '';
+  const over = state.match && state.match.status === 'finished';
+  for (const id of ['export', 'end-export']) { $(id).hidden = !over; $(id).href = boot.exportUrl; }
+  $('replay-link').hidden = state.status !== 'finished';
+  $('replay-link').href = `/games/${state.game}/replay/`;
+}
+
+function renderChat() {
+  $('chat-title').textContent = state.you ? 'Players’ chat' : 'Spectators’ chat';
+  const html = state.chat.map(c => `<li><b>${esc(c.name)}</b> ${esc(c.text)}</li>`).join('');
+  const log = $('chat-log');
+  if (log.dataset.html !== html) { log.innerHTML = html; log.dataset.html = html; log.scrollTop = log.scrollHeight; }
+  $('chat-form').hidden = !boot.loggedIn;
+}
+
+function renderDialog() {
+  const g = state.gameEnd;
+  if (!g || endShownFor === `${state.game}`) return;
+  endShownFor = `${state.game}`;
+  const you = state.you;
+  const winnerName = g.winner ? nameOf(g.winner) : '';
+  const m = state.match || { length: 0 };
+  $('end-title').textContent = g.matchOver
+    ? (you ? (g.matchWinner === you ? 'You won the match!' : g.matchWinner ? 'You lost the match' : 'Match over') : `${nameOf(g.matchWinner)} wins the match`)
+    : (you ? (g.winner === you ? 'You won the game' : 'You lost the game') : `${winnerName} wins the game`);
+  $('end-body').textContent = g.winner ? `${winnerName} wins ${g.points} point${g.points === 1 ? '' : 's'} (${g.kind}${g.cubeValue > 1 ? `, cube ${g.cubeValue}` : ''}${g.reason && g.reason !== 'bearoff' ? `, by ${g.reason}` : ''}).` : 'No winner.';
+  $('end-score').textContent = `Score: ${nameOf('white')} ${g.score[0]} – ${g.score[1]} ${nameOf('black')}${m.length ? ` (to ${m.length})` : ''}`;
+  $('rematch').hidden = !(g.matchOver && you);
+  $('end-lobby').hidden = !g.matchOver;
+  $('end-export').hidden = !g.matchOver;
+  $('end-close').textContent = g.matchOver ? 'Close' : 'Next game';
+  $('end-dialog').hidden = false;
+  $('end-dialog').dataset.matchOver = g.matchOver ? '1' : '0';
+  (g.matchOver && you ? $('rematch') : $('end-close')).focus();
+}
+
+function renderRematch() {
+  const r = state.rematch;
+  if (!r) return;
+  if (r.offeredBy && r.offeredBy !== state.you && state.you) $('rematch-note').textContent = `${nameOf(r.offeredBy)} offers a rematch: press Rematch to accept.`;
+  if (r.offeredBy && r.offeredBy !== state.you && $('end-dialog').hidden) { endShownFor = null; renderDialog(); }
+}
+
+let lastSvg = '';
+function render() {
+  const pos = S.currentPosition(state);
+  const movable = S.canMoveNow(state);
+  const selectable = movable ? S.selectableSources(state) : [];
+  const targets = movable && state.selected !== null && state.selected !== undefined ? [...S.targetsFrom(state, state.selected).keys()] : [];
+  const diceColor = state.phase === 'move' ? state.actor : state.phase === 'opening' ? null : null;
+  const svg = renderBoard({
+    pos, you: state.you, flipped: opts.flip, selectable, selected: state.selected, targets, cursor,
+    dice: state.phase === 'move' ? state.dice : null, diceColor: diceColor || state.turn,
+    usedDice: state.actor === state.you ? usedDice() : [], cube: state.cube,
+    lastTurn: state.partial.length ? null : state.lastTurn,
+  });
+  if (svg !== lastSvg) { boardEl.innerHTML = svg; lastSvg = svg; }
+  boardEl.classList.toggle('my-move', movable);
+  renderSeats(); renderControls(); renderPanel(); renderChat(); renderDialog(); renderRematch();
+  $('board-desc').textContent = S.describe(state);
+  const root = $('game');
+  root.dataset.version = state.version; root.dataset.phase = state.phase; root.dataset.actor = state.actor || '';
+  root.dataset.game = state.game;
+  window.bg = { state, legalMoves: state.legalMoves, version: state.version };
+}
+
+render();
+connect();
+addEventListener('pagehide', () => { closedByUs = true; ws && ws.close(); });

@@ -1,0 +1,81 @@
+// The lobby: open matches and games in progress, live over /ws/lobby/ (docs/PROTOCOL.md).
+const open = new Map(), live = new Map();
+const loggedIn = document.getElementById('open-matches').dataset.loggedIn === '1';
+const me = document.querySelector('.whoami')?.textContent.trim();
+const statusDot = document.getElementById('lobby-status');
+
+const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+const csrf = () => (document.querySelector('input[name=csrfmiddlewaretoken]') || {}).value ||
+  (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || '';
+
+function describe(m) {
+  const r = m.rules || {}, bits = [];
+  bits.push(r.cube ? `cube${r.cubeLimit ? ' ≤' + r.cubeLimit : ''}` : 'no cube');
+  if (m.length > 1 && r.cube && r.crawford) bits.push('Crawford');
+  if (r.jacoby) bits.push('Jacoby');
+  if (r.beaver) bits.push('beavers');
+  if (!m.rated) bits.push('unrated');
+  return bits.join(', ');
+}
+const lengthText = m => (m.length ? `${m.length}-point match` : 'money');
+const who = p => (p ? `${esc(p.name)} <span class="rating">${Math.round(p.rating)}</span>` : '—');
+
+function render() {
+  const openBody = document.querySelector('#open-matches tbody');
+  const rows = [...open.values()].sort((a, b) => b.id - a.id).map(m => {
+    const mine = me && m.white && m.white.name === me;
+    const action = mine ? `<a class="button small" href="/matches/${m.id}/">Your table</a>`
+      : loggedIn ? `<form method="post" action="/matches/${m.id}/join/" class="inline"><input type="hidden" name="csrfmiddlewaretoken" value="${esc(csrf())}"><button class="button small" type="submit" aria-label="Join match ${m.id} against ${esc(m.white && m.white.name)}">Join</button></form>`
+      : `<a href="/accounts/login/?next=/">Log in to join</a>`;
+    return `<tr data-match="${m.id}"><td>${who(m.white)}</td><td>${lengthText(m)}</td><td>${esc(describe(m))}</td><td>${action}</td></tr>`;
+  });
+  openBody.innerHTML = rows.join('') || '<tr class="empty"><td colspan="4">No open matches yet.</td></tr>';
+  const liveBody = document.querySelector('#live-matches tbody');
+  const liveRows = [...live.values()].sort((a, b) => b.id - a.id).map(m =>
+    `<tr data-match="${m.id}"><td>${who(m.white)}</td><td>${who(m.black)}</td>` +
+    `<td>${m.score[0]}–${m.score[1]}${m.length ? ' / ' + m.length : ''}${m.crawfordGame ? ' <abbr title="Crawford game">C</abbr>' : ''}</td>` +
+    `<td><a class="button small ghost" href="/matches/${m.id}/" aria-label="Watch ${esc(m.white && m.white.name)} against ${esc(m.black && m.black.name)}">Watch</a></td></tr>`);
+  liveBody.innerHTML = liveRows.join('') || '<tr class="empty"><td colspan="4">Nobody is playing right now.</td></tr>';
+}
+
+function onMessage(msg) {
+  if (msg.t === 'lobby') {
+    open.clear(); live.clear();
+    for (const m of msg.d.open) open.set(m.id, m);
+    for (const m of msg.d.live) live.set(m.id, m);
+  } else if (msg.t === 'lobby_update') {
+    const m = msg.d;
+    open.delete(m.id); live.delete(m.id);
+    (m.status === 'open' ? open : live).set(m.id, m);
+  } else if (msg.t === 'lobby_remove') {
+    open.delete(msg.d.id); live.delete(msg.d.id);
+  } else return;
+  render();
+}
+
+let delay = 500;
+function connect() {
+  const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/lobby/`);
+  ws.onopen = () => { delay = 500; statusDot.className = 'live-dot on'; statusDot.title = 'live'; };
+  ws.onmessage = e => onMessage(JSON.parse(e.data));
+  ws.onclose = () => {
+    statusDot.className = 'live-dot off'; statusDot.title = 'reconnecting…';
+    setTimeout(connect, delay); delay = Math.min(delay * 2, 8000);
+  };
+}
+connect();
+
+// Money-only options are shown only for money sessions.
+const form = document.getElementById('new-match');
+if (form) {
+  const sync = () => {
+    const money = form.kind.value === 'money';
+    form.classList.toggle('money', money);
+    // A 1-point match has no cube (RULES.md): nothing to double for.
+    const one = !money && Number(form.length.value) === 1;
+    if (one && !form.cube.disabled) { form.cube.checked = false; form.cube.disabled = true; }
+    else if (!one && form.cube.disabled) { form.cube.disabled = false; form.cube.checked = true; }
+  };
+  form.addEventListener('input', sync);
+  form.addEventListener('change', sync); sync();
+}

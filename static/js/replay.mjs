@@ -1,0 +1,45 @@
+// The replay viewer: steps through a finished game's events (GET /games/<id>/replay.json).
+import { renderBoard } from './board.mjs';
+
+const root = document.getElementById('replay'), board = document.getElementById('board'), what = document.getElementById('what');
+let steps = [], i = 0;
+const cap = c => (c ? c[0].toUpperCase() + c.slice(1) : '');
+
+function label(step) {
+  const d = step.d || {}, who = cap(d.color);
+  switch (step.t) {
+    case 'game_start': return 'Start';
+    case 'opening_roll': return `Opening roll: White ${d.white}, Black ${d.black}`;
+    case 'roll': return `${who} rolls ${d.dice.join('-')}`;
+    case 'move': return `${who} ${d.dice ? d.dice.join('') + ': ' : ''}${d.notation || 'cannot move'}`;
+    case 'double': return `${who} doubles to ${d.cubeValue}`;
+    case 'take': return `${who} takes`;
+    case 'drop': return `${who} passes`;
+    case 'game_end': return `${cap(d.winner)} wins ${d.points} (${d.kind})`;
+    default: return `${who} ${step.t.replace('_', ' ')}`.trim();
+  }
+}
+
+function show() {
+  const s = steps[i];
+  if (!s) return;
+  board.innerHTML = renderBoard({ pos: s.position, you: 'white', dice: s.dice, diceColor: s.position.turn,
+    cube: s.cube, lastTurn: s.t === 'move' ? { color: s.d.color, moves: s.d.moves } : null });
+  what.textContent = `${i + 1}/${steps.length} · ${label(s)} · pips White ${s.pips.white}, Black ${s.pips.black}`;
+  document.getElementById('prev').disabled = document.getElementById('first').disabled = i === 0;
+  document.getElementById('next').disabled = document.getElementById('last').disabled = i === steps.length - 1;
+  root.dataset.step = i;
+}
+const go = n => { i = Math.max(0, Math.min(steps.length - 1, n)); show(); };
+document.getElementById('first').onclick = () => go(0);
+document.getElementById('prev').onclick = () => go(i - 1);
+document.getElementById('next').onclick = () => go(i + 1);
+document.getElementById('last').onclick = () => go(steps.length - 1);
+document.addEventListener('keydown', e => {
+  if (e.key === 'ArrowLeft') go(i - 1);
+  else if (e.key === 'ArrowRight') go(i + 1);
+});
+fetch(root.dataset.url).then(r => r.json()).then(data => {
+  if (data.error) { what.textContent = data.error.message; return; }
+  steps = data.steps; go(0);
+});

@@ -1,0 +1,389 @@
+// The game page's client state: a pure reducer, no DOM, no clock, no I/O.
+//
+// reduce(state, message) folds one server message (docs/PROTOCOL.md) into a new
+// state; the selection helpers turn the server's legalMoves into what may be
+// clicked now. The client never computes rules: it filters the server's list.
+
+export const OTHER = { white: 'black', black: 'white' };
+const RESIGN_NAMES = { 1: 'single', 2: 'gammon', 3: 'backgammon' };
+
+export function initialState() {
+  return {
+    game: null, version: null, phase: null, turn: null, actor: null, you: null,
+    board: new Array(25).fill(0), whiteBar: 0, blackBar: 0, whiteOff: 0, blackOff: 0,
+    dice: null, cube: { value: 1, owner: null, enabled: false, canDouble: false, canBeaver: false, canRaccoon: false },
+    resignOffer: null, legalMoves: [], lastTurn: null, result: null, match: null, clock: null,
+    positionId: '', matchId: '', number: 1, status: 'playing',
+    moveList: [],          // [{color, text}] in standard notation, this game
+    partial: [],           // groups of steps made this turn, not yet sent: [[step, ...], ...]
+    selected: null,        // the source point (1..24 or 'bar') of the checker picked up
+    needResync: false,     // a gap was seen: ask for the missing events
+    flagsStale: false,     // the cube flags / clock need a fresh snapshot
+    gameEnd: null, rematch: null, nextGame: null, notices: [],
+    presence: null, chat: [],
+  };
+}
+
+// -- board helpers -------------------------------------------------------------------------
+export function sign(color) { return color === 'white' ? 1 : -1; }
+
+export function pipCounts(s) {
+  let white = s.whiteBar * 25, black = s.blackBar * 25;
+  for (let p = 1; p <= 24; p++) {
+    if (s.board[p] > 0) white += s.board[p] * p;
+    else if (s.board[p] < 0) black += -s.board[p] * (25 - p);
+  }
+  return { white, black };
+}
+
+/** Apply one step of ``color`` to a position; returns {pos, hit}. Pure. */
+export function applyStep(pos, color, step) {
+  const board = pos.board.slice();
+  const out = { ...pos, board };
+  const me = sign(color), barKey = color + 'Bar', offKey = color + 'Off';
+  const oppBar = OTHER[color] + 'Bar';
+  if (step.from === 'bar') out[barKey] -= 1; else board[step.from] -= me;
+  let hit = false;
+  if (step.to === 'off') out[offKey] += 1;
+  else {
+    if (board[step.to] === -me) { board[step.to] = 0; out[oppBar] += 1; hit = true; }
+    board[step.to] += me;
+  }
+  return { pos: out, hit };
+}
+
+export function applySteps(pos, color, steps) {
+  let hits = 0;
+  for (const step of steps) { const r = applyStep(pos, color, step); pos = r.pos; hits += r.hit; }
+  return { pos, hits };
+}
+
+// -- notation ----------------------------------------------------------------------------------
+/** A point in the mover's own numbering (RULES.md): Black's p is 25 - p. */
+export function moverPoint(p, color) {
+  if (p === 'bar' || p === 'off') return p;
+  return color === 'black' ? 25 - p : p;
+}
+
+/** Plain notation of steps (used for the partial play; the server's `notation` names finished plays). */
+export function formatSteps(steps, color) {
+  return steps.map(s => `${moverPoint(s.from, color)}/${moverPoint(s.to, color)}`).join(' ');
+}
+
+// -- selection: the server's legal plays filtered by the steps made so far --------------------
+const key = s => `${s.from}>${s.to}`;
+
+export function flatPartial(state) { return state.partial.flat(); }
+
+/** Remove the multiset ``made`` from ``play``; null when ``made`` is not contained. */
+function remainder(play, made) {
+  const rest = play.slice();
+  for (const step of made) {
+    const i = rest.findIndex(s => key(s) === key(step));
+    if (i < 0) return null;
+    rest.splice(i, 1);
+  }
+  return rest;
+}
+
+/** The legal plays whose steps can be ordered to start with the steps made so far, with what is left of each. */
+export function candidates(state) {
+  const made = flatPartial(state);
+  const out = [];
+  for (const play of state.legalMoves || []) {
+    const rest = remainder(play, made);
+    if (rest) out.push({ play, rest });
+  }
+  return out;
+}
+
+/** The board as it stands after the partial play. */
+export function currentPosition(state) {
+  const base = { board: state.board, whiteBar: state.whiteBar, blackBar: state.blackBar,
+    whiteOff: state.whiteOff, blackOff: state.blackOff };
+  return state.you ? applySteps(base, state.you, flatPartial(state)).pos : base;
+}
+
+function hasChecker(pos, color, from) {
+  if (from === 'bar') return pos[color + 'Bar'] > 0;
+  return pos.board[from] * sign(color) > 0;
+}
+
+/** Steps that can be made now (their checker is there; checkers on the bar go first). */
+function nextSteps(state) {
+  const color = state.you, pos = currentPosition(state);
+  const onBar = pos[color + 'Bar'] > 0;
+  const out = [];
+  for (const { play, rest } of candidates(state)) {
+    for (const step of rest) {
+      if (onBar && step.from !== 'bar') continue;
+      if (hasChecker(pos, color, step.from)) out.push({ step, play, rest });
+    }
+  }
+  return out;
+}
+
+export function canMoveNow(state) {
+  return !!state.you && state.phase === 'move' && state.actor === state.you && state.status !== 'finished';
+}
+
+/** Source points (1..24 or 'bar') that hold a checker some legal play moves next. */
+export function selectableSources(state) {
+  if (!canMoveNow(state)) return [];
+  const seen = new Set();
+  for (const { step } of nextSteps(state)) seen.add(step.from);
+  return [...seen];
+}
+
+/**
+ * Targets for the checker on ``from``: a map target -> steps to apply. A target is one
+ * step away, or the end of a chain of steps of one legal play moving that same checker.
+ */
+export function targetsFrom(state, from) {
+  const targets = new Map();
+  if (!canMoveNow(state)) return targets;
+  for (const { step, rest } of nextSteps(state)) {
+    if (step.from !== from) continue;
+    if (!targets.has(step.to) || targets.get(step.to).length > 1) targets.set(step.to, [step]);
+    // follow the same checker through the rest of this play
+    let chain = [step], left = remainder(rest, [step]), at = step.to;
+    while (at !== 'off' && left.length) {
+      const i = left.findIndex(s => s.from === at);
+      if (i < 0) break;
+      const next = left[i];
+      chain = chain.concat([next]);
+      left = left.slice(0, i).concat(left.slice(i + 1));
+      at = next.to;
+      if (!targets.has(at)) targets.set(at, chain);
+    }
+  }
+  return targets;
+}
+
+/** The legal play the partial steps complete, in the server's own order (or null). */
+export function completedPlay(state) {
+  if (!canMoveNow(state)) return null;
+  const made = flatPartial(state);
+  for (const { play, rest } of candidates(state)) {
+    if (rest.length === 0 && play.length === made.length) return play;
+  }
+  return null;
+}
+
+/** True when nothing is legal: the only play is the empty one (send [] to pass). */
+export function mustPass(state) {
+  return canMoveNow(state) && (state.legalMoves.length === 0 ||
+    (state.legalMoves.length === 1 && state.legalMoves[0].length === 0));
+}
+
+/** Exactly one legal play (and it moves something): the forced play. */
+export function forcedPlay(state) {
+  if (!canMoveNow(state) || state.legalMoves.length !== 1 || !state.legalMoves[0].length) return null;
+  return state.legalMoves[0];
+}
+
+// -- local actions (the player's own partial play) ------------------------------------------
+export function select(state, from) {
+  if (from === null || !selectableSources(state).includes(from)) return { ...state, selected: null };
+  return { ...state, selected: from };
+}
+
+/** Move the selected checker (or ``from``) to ``to``; unchanged when it is not a target. */
+export function moveTo(state, to, from = state.selected) {
+  if (from === null || from === undefined) return state;
+  const steps = targetsFrom(state, from).get(to);
+  if (!steps) return state;
+  return { ...state, partial: state.partial.concat([steps]), selected: null };
+}
+
+export function undo(state) {
+  if (!state.partial.length) return { ...state, selected: null };
+  return { ...state, partial: state.partial.slice(0, -1), selected: null };
+}
+
+export function resetPartial(state) { return { ...state, partial: [], selected: null }; }
+
+// -- server messages --------------------------------------------------------------------------
+function fromSnapshot(prev, d, v) {
+  const s = initialState();
+  Object.assign(s, {
+    game: d.game, version: v ?? d.version, phase: d.phase, turn: d.turn, actor: d.actor, you: d.you,
+    board: d.board.slice(), whiteBar: d.whiteBar, blackBar: d.blackBar, whiteOff: d.whiteOff, blackOff: d.blackOff,
+    dice: d.dice, cube: { ...d.cube }, resignOffer: d.resignOffer, legalMoves: d.legalMoves || [],
+    lastTurn: d.lastTurn, result: d.result, match: d.match, clock: d.clock, positionId: d.positionId,
+    matchId: d.matchId, number: d.number, status: d.status,
+    presence: prev.presence, chat: prev.chat, notices: [],
+  });
+  // The same game: keep the move list (a snapshot after an error or a resync).
+  s.moveList = prev.game === d.game ? prev.moveList : [];
+  // The same version again (a snapshot asked for fresh flags): keep what the player was doing.
+  if (prev.game === d.game && prev.version === s.version) {
+    s.partial = prev.partial;
+    if (s.partial.length && !candidates(s).length) s.partial = [];
+    if (prev.selected !== null && selectableSources(s).includes(prev.selected)) s.selected = prev.selected;
+  }
+  if (d.status === 'finished' && d.result) {
+    s.gameEnd = { ...d.result, score: d.match.score, matchOver: d.match.status === 'finished',
+      matchWinner: d.match.winner, nextGame: null };
+  }
+  return s;
+}
+
+function setPhase(s, phase, actor) { s.phase = phase; s.actor = actor; }
+
+// How each game event changes the state (after the version bookkeeping).
+const APPLY = {
+  game_start(s, d) {
+    const p = d.position;
+    Object.assign(s, { board: p.board.slice(), whiteBar: p.whiteBar, blackBar: p.blackBar,
+      whiteOff: p.whiteOff, blackOff: p.blackOff, turn: p.turn, dice: null, result: null,
+      lastTurn: null, resignOffer: null, status: 'playing', number: d.number, moveList: [], gameEnd: null });
+    s.cube = { ...s.cube, value: 1, owner: null, canDouble: false, canBeaver: false, canRaccoon: false };
+    if (s.match) s.match = { ...s.match, score: d.score, crawfordGame: d.crawfordGame };
+    setPhase(s, 'opening', null);
+  },
+  opening_roll(s, d) {
+    s.cube = { ...s.cube, value: d.cubeValue };
+    s.moveList.push({ color: null, text: `Opening roll: White ${d.white}, Black ${d.black}` + (d.first ? '' : ' (tie)') });
+    if (!d.first) { s.dice = [d.white, d.black]; return; }
+    s.turn = d.first;
+    s.dice = d.first === 'white' ? [d.white, d.black] : [d.black, d.white];
+    setPhase(s, 'move', d.first);
+  },
+  roll(s, d) {
+    s.turn = d.color; s.dice = d.dice.slice();
+    s.cube = { ...s.cube, canDouble: false, canRaccoon: false };
+    setPhase(s, 'move', d.color);
+  },
+  move(s, d) {
+    const { pos } = applySteps(s, d.color, d.moves);
+    Object.assign(s, { board: pos.board, whiteBar: pos.whiteBar, blackBar: pos.blackBar,
+      whiteOff: pos.whiteOff, blackOff: pos.blackOff });
+    s.lastTurn = { color: d.color, moves: d.moves };
+    s.moveList.push({ color: d.color, dice: d.dice, text: d.notation || (d.moves.length ? formatSteps(d.moves, d.color) : 'cannot move') });
+    s.turn = OTHER[d.color]; s.dice = null;
+    setPhase(s, 'turn', s.turn);
+    s.flagsStale = true;   // may the next side double? the server's snapshot says
+  },
+  double(s, d) {
+    s.moveList.push({ color: d.color, text: `Doubles to ${d.cubeValue}` });
+    s.cube = { ...s.cube, offered: d.cubeValue, canDouble: false };
+    setPhase(s, 'cube_offered', OTHER[d.color]);
+    s.flagsStale = true;
+  },
+  take(s, d) {
+    s.moveList.push({ color: d.color, text: 'Takes' });
+    s.cube = { ...s.cube, value: d.cubeValue, owner: d.color, offered: null, canBeaver: false };
+    setPhase(s, 'turn', OTHER[d.color]);
+    s.flagsStale = true;
+  },
+  beaver(s, d) {
+    s.moveList.push({ color: d.color, text: `Beavers (cube ${d.cubeValue})` });
+    s.cube = { ...s.cube, value: d.cubeValue, owner: d.color, offered: null, canBeaver: false };
+    setPhase(s, 'turn', OTHER[d.color]);
+    s.flagsStale = true;
+  },
+  raccoon(s, d) {
+    s.moveList.push({ color: d.color, text: `Raccoons (cube ${d.cubeValue})` });
+    s.cube = { ...s.cube, value: d.cubeValue, canRaccoon: false };
+    s.flagsStale = true;
+  },
+  drop(s, d) { s.moveList.push({ color: d.color, text: 'Passes' }); setPhase(s, 'over', null); },
+  resign_offer(s, d) {
+    s.resignPrev = { phase: s.phase, actor: s.actor };
+    s.resignOffer = { by: d.color, level: d.level, name: RESIGN_NAMES[d.level] };
+    s.moveList.push({ color: d.color, text: `Offers to resign (${RESIGN_NAMES[d.level] || d.level})` });
+    setPhase(s, 'resign_offered', OTHER[d.color]);
+  },
+  resign_reject(s, d) {
+    const prev = s.resignPrev || { phase: s.dice ? 'move' : 'turn', actor: s.turn };
+    s.resignOffer = null;
+    s.moveList.push({ color: d.color, text: 'Rejects the resignation' });
+    setPhase(s, prev.phase, prev.actor);
+    s.flagsStale = true;
+  },
+  resign_accept(s, d) { s.moveList.push({ color: d.color, text: 'Accepts the resignation' }); setPhase(s, 'over', null); },
+  resign(s, d) { s.moveList.push({ color: d.color, text: `Resigns (${RESIGN_NAMES[d.level] || d.level})` }); setPhase(s, 'over', null); },
+  forfeit(s, d) { s.moveList.push({ color: d.color, text: `Forfeits (${d.reason})` }); setPhase(s, 'over', null); },
+  abort(s, d) { s.moveList.push({ color: null, text: `Aborted (${d.reason})` }); setPhase(s, 'over', null); },
+  game_end(s, d) {
+    setPhase(s, 'over', null);
+    s.status = 'finished'; s.dice = null; s.resignOffer = null;
+    s.result = { winner: d.winner, kind: d.kind, reason: d.reason, cubeValue: d.cubeValue, points: d.points };
+    s.gameEnd = { ...s.result, score: d.score, matchOver: d.matchOver, matchWinner: d.matchWinner, nextGame: d.nextGame };
+    s.nextGame = d.nextGame && !d.matchOver ? d.nextGame : null;
+    if (s.match) {
+      s.match = { ...s.match, score: d.score };
+      if (d.matchOver) s.match = { ...s.match, status: 'finished', winner: d.matchWinner };
+    }
+    s.moveList.push({ color: d.winner, text: `Wins ${d.points} point${d.points === 1 ? '' : 's'} (${d.kind})` });
+  },
+  rematch_offer(s, d) { s.rematch = { offeredBy: d.color, match: d.match }; },
+  rematch_start(s, d) { s.rematch = { started: true, match: d.match, game: d.game }; },
+};
+
+/**
+ * Fold one server message into the state. Returns a new state (the old one is not changed).
+ * Versioned events apply only in order: an old one is ignored, a gap sets ``needResync``.
+ */
+export function reduce(state, msg) {
+  const t = msg.t, d = msg.d || {};
+  if (t === 'snapshot') return fromSnapshot(state, d, msg.v);
+  if (t === 'presence') return { ...state, presence: d };
+  if (t === 'chat_history') return { ...state, chat: d.messages.slice() };
+  if (t === 'chat') return { ...state, chat: state.chat.concat([d]).slice(-200) };
+  if (t === 'error' || t === 'pong') return state;
+  if (!(t in APPLY) || typeof msg.v !== 'number') return state;
+  if (msg.game !== undefined && msg.game !== null && state.game !== null && msg.game !== state.game) return state;
+  if (state.version !== null && msg.v <= state.version) return state;       // seen already
+  if (state.version !== null && msg.v !== state.version + 1) return { ...state, needResync: true };
+  const s = { ...state, board: state.board.slice(), moveList: state.moveList.slice(), partial: [], selected: null,
+    needResync: false, legalMoves: [] };
+  APPLY[t](s, d);
+  s.version = msg.v;
+  if (msg.game !== undefined && msg.game !== null) s.game = msg.game;
+  if (Array.isArray(msg.legalMoves)) s.legalMoves = msg.legalMoves;
+  if (msg.state) applySummary(s, msg.state);
+  else if (s.phase !== 'over') s.flagsStale = true;   // ask for a snapshot (older servers, game_start)
+  return s;
+}
+
+/** The server's summary of the state after an event: phase, actor, cube permissions, clocks. */
+function applySummary(s, st) {
+  setPhase(s, st.phase, st.actor);
+  const mine = Boolean(s.you) && st.actor === s.you;
+  s.cube = { ...s.cube, value: st.cube.value, owner: st.cube.owner, enabled: st.cube.enabled,
+    canDouble: mine && st.may.double, canBeaver: mine && st.may.beaver, canRaccoon: mine && st.may.raccoon };
+  s.positionId = st.positionId;
+  s.clock = st.clock;
+  s.flagsStale = false;
+}
+
+/** Fold many messages (tests and reconnects). */
+export function fold(state, messages) { return messages.reduce(reduce, state); }
+
+// -- text ----------------------------------------------------------------------------------------
+const cap = c => c ? c[0].toUpperCase() + c.slice(1) : '';
+
+/** A sentence describing the board for screen readers. */
+export function describe(state) {
+  const pips = pipCounts(state);
+  const who = c => state.you === c ? 'you' : (state.match && state.match[c] ? state.match[c].name : cap(c));
+  const parts = [];
+  if (state.phase === 'over' || state.status === 'finished') {
+    if (state.result && state.result.winner) parts.push(`Game over: ${cap(state.result.winner)} (${who(state.result.winner)}) wins ${state.result.points}.`);
+    else parts.push('Game over.');
+  } else if (state.phase === 'opening') parts.push('Opening roll.');
+  else if (state.actor) {
+    const act = { move: 'to move', turn: 'to roll or double', cube_offered: 'to take or pass the double',
+      resign_offered: 'to answer the resignation' }[state.phase] || 'to act';
+    parts.push(`${cap(state.actor)} (${who(state.actor)}) ${act}.`);
+  }
+  if (state.dice && state.phase === 'move') parts.push(`Dice ${state.dice.join(' and ')}.`);
+  parts.push(`Pips: White ${pips.white}, Black ${pips.black}.`);
+  if (state.whiteBar || state.blackBar) parts.push(`On the bar: White ${state.whiteBar}, Black ${state.blackBar}.`);
+  if (state.whiteOff || state.blackOff) parts.push(`Borne off: White ${state.whiteOff}, Black ${state.blackOff}.`);
+  if (state.cube && state.cube.enabled) parts.push(`Cube ${state.cube.value}${state.cube.owner ? ', owned by ' + cap(state.cube.owner) : ', centred'}.`);
+  if (state.partial.length) parts.push(`Your play so far: ${formatSteps(flatPartial(state), state.you)}.`);
+  return parts.join(' ');
+}
