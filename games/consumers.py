@@ -24,6 +24,7 @@ from .errors import ServiceError
 from .events import game_group
 from .models import ChatMessage, Game, Player
 from .realtime import LOBBY_GROUP, attach_loop, match_group
+from .services.games import state_summary
 
 logger = logging.getLogger(__name__)
 
@@ -105,6 +106,7 @@ class _Base(AsyncWebsocketConsumer):
         if not isinstance(data, dict):
             await self.error("bad_message", "'d' must be an object.", re=message["t"][:30])
             return
+        self.message_game = message.get("game")
         await self.handle(message["t"], data, message.get("v"))
 
     async def handle(self, kind: str, data: dict, version) -> None:  # pragma: no cover - overridden
@@ -158,6 +160,8 @@ class GameConsumer(_Base):
         if since is not None and 0 <= since <= game.version and game.version - since <= MAX_REPLAY:
             out = [self._for_viewer(e) for e in selectors.events_since(game, since)]
             state = game.game_state()
+            if out:
+                out[-1]["state"] = state_summary(game, state)
             if out and state.phase == "move" and state.actor == self.color:
                 out[-1]["legalMoves"] = [p.to_list() for p in state.legal_plays()]
         else:
@@ -173,6 +177,8 @@ class GameConsumer(_Base):
 
     def _for_viewer(self, data: dict) -> dict:
         out = {"t": data["t"], "v": data["v"], "d": data["d"], "game": data["game"]}
+        if "state" in data:
+            out["state"] = data["state"]
         if data.get("legalMoves") is not None and data.get("legalFor") == self.color:
             out["legalMoves"] = data["legalMoves"]
         return out
@@ -244,6 +250,11 @@ class GameConsumer(_Base):
             return
         if type(version) is not int:
             await self.error("bad_version", "Send the version you have seen as 'v'.", re=kind)
+            return
+        if self.message_game is not None and self.message_game != self.game_id:
+            # Versions restart with each game: an action meant for the previous game is stale.
+            await self.error("stale_version", "That game is over; here is the current one.", re=kind)
+            await self.send_json(await database_sync_to_async(self._snapshot_message)())
             return
         service, fields = ACTIONS[kind]
         kwargs = {}

@@ -53,6 +53,8 @@ class MatchRules:
             raise IllegalAction("bad_length", f"Match length must be 0 (money) to {MAX_LENGTH} points.")
         if self.cube is None:
             object.__setattr__(self, "cube", self.length != 1)
+        if self.length == 1 and self.cube:
+            raise IllegalAction("no_cube_in_one_point", "A 1-point match is played without the cube.")
         if self.cube_limit is not None and (
             type(self.cube_limit) is not int or self.cube_limit < 2 or self.cube_limit & (self.cube_limit - 1)
         ):

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from ..dice import commitment, new_server_seed
 from ..engine import MOVE, OPENING, TURN, GameState
+from ..engine.gnubgid import position_id
 from ..engine.notation import format_play
 from ..errors import BadRequest, Conflict, Forbidden, NotFound
 from ..events import publish_match_on_commit, publish_on_commit
@@ -155,13 +156,34 @@ def save_state(game: Game, state: GameState) -> None:
     game.state = state.to_dict()
     clock.start(game, game.match, state.actor if not state.is_over else None, clock.now())
     last = getattr(game, "_last_published", None)
-    if last is not None and state.phase == MOVE:
-        # The side on roll gets its legal plays with the event (not stored: derived).
-        last["legalMoves"] = [p.to_list() for p in state.legal_plays()]
-        last["legalFor"] = state.actor
+    if last is not None:
+        # Derived, not stored: what clients need after this event without asking for a
+        # snapshot, and the legal plays for the side on roll.
+        last["state"] = state_summary(game, state)
+        if state.phase == MOVE:
+            last["legalMoves"] = [p.to_list() for p in state.legal_plays()]
+            last["legalFor"] = state.actor
     game.save(update_fields=["state", "version", "dice_counter", "status", "winner_color", "points",
                              "result_kind", "finished_at", "clock_color", "clock_started_at",
                              "clock_deadline"])
+
+
+def state_summary(game: Game, state: GameState) -> dict:
+    """The state after an event, as sent with it: phase, who acts, the cube and what the
+    actor may do with it, the Position ID and the clocks."""
+    actor = state.actor
+    return {
+        "phase": state.phase,
+        "actor": actor,
+        "cube": {"value": state.cube_value, "owner": state.cube_owner, "enabled": state.rules.cube_in_play},
+        "may": {
+            "double": bool(actor) and state.can_double(actor),
+            "beaver": bool(actor) and state.can_beaver(actor),
+            "raccoon": bool(actor) and state.can_raccoon(actor),
+        },
+        "positionId": position_id(state.position),
+        "clock": clock.clock_dict(game, game.match),
+    }
 
 
 def finish_game(game: Game, match: Match, state: GameState, *, end_match_as: tuple | None = None) -> None:
@@ -195,16 +217,19 @@ def finish_game(game: Game, match: Match, state: GameState, *, end_match_as: tup
                 games_played=F("games_played") + 1,
                 games_won=F("games_won") + (1 if result.winner == color else 0),
             )
-    next_game = None
     if end_match_as is not None:
         winner, reason, status = end_match_as
         end_match(match, winner_color=winner, reason=reason, status=status)
     elif match_winner is not None:
         end_match(match, winner_color=match_winner, reason="points")
-    else:
-        next_game = start_game(match)
-    append_event(game, "game_end", _end_payload(game, match, result, next_game))
+    # game_end is published before the next game's events (listeners see them in order);
+    # the next game's id is filled in before the commit.
+    end = append_event(game, "game_end", _end_payload(game, match, result, None))
     game.save(update_fields=["version"])
+    if match.status == Match.PLAYING:
+        next_game = start_game(match)
+        end.payload["nextGame"] = next_game.pk  # the same dict is the one published after commit
+        end.save(update_fields=["payload"])
 
 
 def _end_payload(game: Game, match: Match, result, next_game) -> dict:
@@ -251,6 +276,7 @@ def _run(game_id, player, expected_version, step):
         else:
             state = step(game, game.game_state(), color)
             clock.charge(game, match, color, at)
+            game._last_published["state"] = state_summary(game, state)  # the final event gets the final one
             if not state.is_over:
                 state = auto_advance(game, state)
             save_state(game, state)

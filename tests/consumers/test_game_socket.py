@@ -85,6 +85,10 @@ async def test_a_whole_match_with_cube_hit_and_bear_off_reaches_everyone_in_orde
     assert versions == list(range(versions[0], versions[-1] + 1)) and versions[-1] == game.version
     kinds = [t for _, t in streams[0]]
     assert "double" in kinds and "take" in kinds and kinds[-1] == "game_end"
+    # Every move and roll event carries the state after it (no snapshot needed to go on).
+    for m in watcher.received:
+        if m["t"] in ("move", "roll", "double", "take"):
+            assert m["state"]["positionId"] and m["state"]["phase"], m
     moves = [m["d"]["notation"] for m in watcher.received if m["t"] == "move"]
     assert any("*" in text for text in moves), "no hit in this game"
     assert any("/off" in text for text in moves), "no bear-off in this game"
@@ -297,6 +301,11 @@ async def test_the_socket_follows_the_match_into_its_next_game(people):
     snap = await white.until(lambda m: m["t"] == "snapshot")
     assert snap["d"]["game"] == nxt and snap["d"]["number"] == 2
     assert snap["d"]["actor"] == "white" and snap["d"]["legalMoves"]
+    # An action meant for the old game, whose version number the new game also has, is stale.
+    await white.comm.send_json_to({"t": "resign", "d": {}, "v": snap["v"], "game": game.pk})
+    error = await white.until(lambda m: m["t"] == "error")
+    assert error["d"]["code"] == "stale_version"
+    assert (await db(Game.objects.get, pk=nxt)).status == Game.PLAYING
     await white.close()
 
 

@@ -12,6 +12,7 @@ receive has a timeout.
 """
 
 import asyncio
+import threading
 import http.cookiejar
 import json
 import os
@@ -225,7 +226,22 @@ def test_a_move_on_one_process_reaches_sockets_on_another(servers):
                                                "Bob's roll on Alice's socket (process 1)", log1)
             assert rolled["t"] == "roll" and rolled["d"]["color"] == "black" and not rolled["d"]["auto"], seen
 
-    asyncio.run(asyncio.wait_for(scenario(), timeout=60))
+    # In a thread of its own: a session-wide Playwright (browser tests) keeps an event loop
+    # running in the main thread, where asyncio.run() would refuse to start.
+    outcome = {}
+
+    def run():
+        try:
+            asyncio.run(asyncio.wait_for(scenario(), timeout=60))
+        except BaseException as exc:  # re-raised below, in the test's thread
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(timeout=90)
+    assert not worker.is_alive(), "the two-process scenario did not finish"
+    if "error" in outcome:
+        raise outcome["error"]
     for log in (log1, log2):
         text = log.read_text(errors="replace")
         assert "Traceback" not in text and "Exception inside application" not in text, tail(log)

@@ -328,3 +328,10 @@ def test_worked_three_point_match_post_crawford_redouble_and_drop():
     assert (g.result.winner, g.result.cube_value, g.result.points) == (BLACK, 2, 2)
     m = m.record(g.result)
     assert m.score == (2, 4) and m.winner == BLACK
+
+
+def test_a_one_point_match_refuses_the_cube():
+    with pytest.raises(IllegalAction) as err:
+        MatchRules(length=1, cube=True)
+    assert err.value.code == "no_cube_in_one_point"
+    assert MatchRules(length=1, cube=False).cube is False

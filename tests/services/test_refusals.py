@@ -178,3 +178,17 @@ def test_admin_abort_ends_the_match_without_a_result(make_table):
     with pytest.raises(ValueError) as err:
         services.match_abort(match_id=t.match_id)
     assert err.value.code == "match_over"
+
+
+def test_game_end_is_published_before_the_next_games_events(make_table, published,
+                                                            django_capture_on_commit_callbacks):
+    t = make_table(length=5, opening=(3, 1))
+    first = t.game.pk
+    published.clear()
+    with services.use_dice(ScriptedDice([(6,), (2,)])), django_capture_on_commit_callbacks(execute=True):
+        t.do("resign", "black")
+    order = [(e["t"], e["game"]) for e in published if "v" in e]
+    assert order[:2] == [("resign", first), ("game_end", first)]
+    assert [t for t, g in order[2:]] == ["game_start", "opening_roll"]
+    end = next(e for e in published if e.get("t") == "game_end")
+    assert end["d"]["nextGame"] == t.game.pk != first
