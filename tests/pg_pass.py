@@ -1,7 +1,7 @@
 """The PostgreSQL pass of `make test`: the service tests again, on PostgreSQL.
 
 SQLite is the default test database; the tests that need real row locks
-(marked ``postgres``) and the rest of tests/services run here with
+(marked ``postgres``, anywhere) and the rest of tests/services run here with
 DATABASE_URL=TEST_DATABASE_URL. Without a reachable server this pass is
 skipped with a message, except under CI=true, where it fails.
 """
@@ -28,9 +28,16 @@ def main() -> int:
         print(f"SKIPPED the PostgreSQL pass: {message}; start PostgreSQL or set TEST_DATABASE_URL")
         return 0
     env = dict(os.environ, DATABASE_URL=url)
-    args = [sys.executable, "-m", "pytest", "tests/services", *sys.argv[1:]]
-    print("PostgreSQL pass:", " ".join(args[2:]), flush=True)
-    return subprocess.call(args, env=env)
+    runs = [
+        ["tests/services"],  # the whole write path again, on the real database
+        ["tests", "-m", "postgres", "--ignore=tests/services"],  # row-lock races elsewhere
+    ]
+    worst = 0
+    for run in runs:
+        args = [sys.executable, "-m", "pytest", *run, *sys.argv[1:]]
+        print("PostgreSQL pass:", " ".join(args[2:]), flush=True)
+        worst = max(worst, subprocess.call(args, env=env))
+    return worst
 
 
 if __name__ == "__main__":
