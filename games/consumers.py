@@ -320,9 +320,15 @@ def _start_sweeper() -> None:
 
 
 async def _sweep_forever(interval: float) -> None:
+    from .bots import runner
+
+    rounds = 0
     while True:
         try:
             await database_sync_to_async(services.sweep)()
+            if rounds % 30 == 0:  # house bots whose turn was lost (a restart) play again
+                await database_sync_to_async(runner.resume_waiting)()
         except Exception:  # keep sweeping; the next round retries
             logger.exception("sweep failed")
+        rounds += 1
         await asyncio.sleep(interval)

@@ -32,6 +32,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 
 from django.conf import settings
 from django.db import close_old_connections
+from django.db.models import Q
 
 from games.engine import CUBE_OFFERED, MOVE, RESIGN_OFFERED, TURN, GameState
 from games.engine.errors import EngineError
@@ -58,11 +59,47 @@ def on_event(data: dict) -> None:
     if "v" not in data or "game" not in data or data.get("lobby") or not _setting("GAMES_BOT_ENABLED", True):
         return
     game_id = data["game"]
+    if not _has_house_bot(game_id):
+        return  # most games: no query after the first event
     # Only the last event of a commit (its version is the game's): by then the earlier
     # ones have gone out, so the bot's reply never overtakes them on the wire.
     if _bot_to_act(game_id, version=data["v"]) is None:
         return
     schedule(game_id)
+
+
+_bot_games: dict = {}  # game id -> whether a house bot sits in its match (players never change)
+
+
+def _has_house_bot(game_id: int) -> bool:
+    known = _bot_games.get(game_id)
+    if known is None:
+        from games.models import Game
+
+        known = Game.objects.filter(pk=game_id).filter(
+            Q(match__white__housebot__isnull=False) | Q(match__black__housebot__isnull=False)).exists()
+        if len(_bot_games) > 50_000:
+            _bot_games.clear()
+        _bot_games[game_id] = known
+    return known
+
+
+def resume_waiting() -> int:
+    """Schedule every game where a house bot must act (after a restart nothing else would
+    wake it). Safe to call often: a game already being played is not scheduled twice."""
+    from games.models import Game
+
+    ids = Game.objects.filter(status=Game.PLAYING).filter(
+        Q(match__white__housebot__isnull=False) | Q(match__black__housebot__isnull=False)
+    ).values_list("pk", flat=True)
+    count = 0
+    for game_id in ids:
+        with _lock:
+            busy = game_id in _running
+        if not busy and _bot_to_act(game_id) is not None:
+            schedule(game_id)
+            count += 1
+    return count
 
 
 def _bot_to_act(game_id, version=None):

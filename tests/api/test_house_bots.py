@@ -210,3 +210,21 @@ def test_a_bad_or_failing_strategy_falls_back_and_a_stale_version_is_ignored(mon
     game.refresh_from_db()
     assert game.game_state().actor == "white"
     assert GameEvent.objects.filter(game=game, type="move", actor=match.black).count() == 3
+
+
+@pytest.mark.django_db
+def test_a_bot_turn_lost_in_a_restart_is_played_by_resume_waiting(monkeypatch, settings):
+    settings.GAMES_BOT_SYNC = True
+    monkeypatch.setattr(bots, "decide", simple_decide)
+    human = services.player_register(username="rita", password="correct horse 8")
+    with services.use_dice(ScriptedDice([(1,), (3,)])):  # the bot (Black) opens: its turn at once
+        match = services.match_vs_bot(player=human, level="beginner", length=3)
+    game = Game.objects.get(match=match)
+    # Nothing ran it (on_commit does not fire inside this test's transaction): as after a restart.
+    assert game.game_state().actor == "black" and game.version == 2
+    runner._bot_games.clear()
+    assert runner.resume_waiting() == 1
+    game.refresh_from_db()
+    assert game.events.filter(type="move", actor_id=match.black_id).exists()
+    assert game.game_state().actor == "white"
+    assert runner.resume_waiting() == 0  # the human's turn: nothing to do
