@@ -31,6 +31,7 @@ logger = logging.getLogger(__name__)
 MAX_MESSAGE = 4096  # bytes of one client message
 MAX_REPLAY = 500  # more missing events than this: send a snapshot instead
 POLICY_VIOLATION = 1008
+FRESH = object()  # "the socket's player, read from the database when the service runs"
 
 
 class Flood:
@@ -218,8 +219,7 @@ class GameConsumer(_Base):
             await self._action(kind, data, version)
         elif kind == "chat":
             await self._call("chat", services.chat_post, snapshot=False, match_id=self.match_id,
-                             player=await self._fresh_player(), text=data.get("text"),
-                             _limit=self.chat_flood)
+                             player=FRESH, text=data.get("text"), _limit=self.chat_flood)
         elif kind == "resync":
             since = data.get("v")
             if since is not None and type(since) is not int:
@@ -235,14 +235,16 @@ class GameConsumer(_Base):
                 return
             fn = {"claim": services.match_claim, "rematch": services.match_rematch,
                   "leave": services.match_leave}[kind]
-            await self._call(kind, fn, snapshot=False, match_id=self.match_id, player=await self._fresh_player())
+            await self._call(kind, fn, snapshot=False, match_id=self.match_id, player=FRESH)
         else:
             await self.error("unknown_type", f"Unknown message type {kind[:30]!r}.", re=kind[:30])
 
-    async def _fresh_player(self):
-        if not self.player_id:
-            return None
-        return await database_sync_to_async(Player.objects.get)(pk=self.player_id)
+    def _run_service(self, service, kwargs):
+        """In the database thread: read the player afresh (a suspension takes effect at
+        once), then call the service. One thread hop per action."""
+        if kwargs.get("player") is FRESH:
+            kwargs["player"] = Player.objects.get(pk=self.player_id) if self.player_id else None
+        return service(**kwargs)
 
     async def _action(self, kind, data, version):
         if not self.color:
@@ -264,14 +266,14 @@ class GameConsumer(_Base):
                 return
             kwargs[name] = data[name]
         await self._call(kind, service, snapshot=True, game_id=self.game_id,
-                         player=await self._fresh_player(), expected_version=version, **kwargs)
+                         player=FRESH, expected_version=version, **kwargs)
 
     async def _call(self, kind, service, *, snapshot, _limit=None, **kwargs):
         if _limit is not None and not _limit.hit():
             await self.error("rate_limited", "Slow down: too many messages.", re=kind)
             return
         try:
-            await database_sync_to_async(service)(**kwargs)
+            await database_sync_to_async(self._run_service)(service, kwargs)
         except (ServiceError, EngineError) as exc:
             await self.error(exc.code, exc.message, re=kind)
             if snapshot:
