@@ -24,22 +24,11 @@ sys.path.insert(0, str(ROOT))
 from games.engine import GameRules, GameState, legal_plays  # noqa: E402
 from games.engine.game import MOVE, OPENING, OVER, TURN  # noqa: E402
 from games.engine.position import WHITE  # noqa: E402
+from games.bots.selfplay import move_states  # noqa: E402
 
 
 def sample_positions(count: int, seed: int) -> list:
-    rng = random.Random(seed)
-    cases = []
-    while len(cases) < count:
-        state = GameState.new(GameRules(cube=True))
-        while state.phase == OPENING:
-            state = state.opening_roll(rng.randint(1, 6), rng.randint(1, 6))
-        while state.phase != OVER and len(cases) < count:
-            if state.phase == TURN:
-                state = state.roll(state.actor, (rng.randint(1, 6), rng.randint(1, 6)))
-                continue
-            cases.append(state)
-            state = state.move(state.actor, list(rng.choice(legal_plays(state.position, state.dice)).steps))
-    return cases
+    return move_states(count, seed, cube=True)
 
 
 def pct(values, q):

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import statistics
 import sys
 import time
@@ -25,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.engine import GameRules, GameState, Position, legal_plays  # noqa: E402
-from games.engine.game import MOVE, TURN  # noqa: E402
+from games.bots.selfplay import move_states  # noqa: E402
+from games.engine import Position, legal_plays  # noqa: E402
 
 
 def default_data() -> Path:
@@ -52,20 +51,7 @@ def time_positions(cases, repeat: int) -> list:
 
 def selfplay_cases(games: int, seed: int) -> list:
     """The (position, dice) of every turn of ``games`` random self-play games."""
-    rng = random.Random(seed)
-    cases = []
-    for _ in range(games):
-        state = GameState.new(GameRules(cube=False))
-        while state.phase == "opening":
-            state = state.opening_roll(rng.randint(1, 6), rng.randint(1, 6))
-        while not state.is_over:
-            if state.phase == TURN:
-                state = state.roll(state.actor, (rng.randint(1, 6), rng.randint(1, 6)))
-            if state.phase == MOVE:
-                cases.append((state.position, state.dice))
-                play = rng.choice(state.legal_plays())
-                state = state.move(state.actor, play.steps)
-    return cases
+    return [(s.position, s.dice) for s in move_states(0, seed, cube=False, games=games)]
 
 
 def report(name: str, seconds: list) -> None:

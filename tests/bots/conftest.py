@@ -1,12 +1,11 @@
 """Positions for the bot tests: random self-play (seeded) plus the shared GNU Backgammon file."""
 
 import json
-import random
 
 import pytest
 
-from games.engine import GameRules, GameState, Position
-from games.engine.game import MOVE, OPENING, OVER, TURN
+from games.bots.selfplay import move_states
+from games.engine import Position
 from games.engine.moves import legal_plays
 from tests.support import shared_dir
 
@@ -15,21 +14,7 @@ SELFPLAY_POSITIONS = 1100
 
 def selfplay_cases(count: int, seed: int = 20240607) -> list:
     """(position, dice) of the move phases of random self-play games."""
-    rng = random.Random(seed)
-    cases = []
-    while len(cases) < count:
-        state = GameState.new(GameRules(cube=False))
-        while state.phase == OPENING:
-            state = state.opening_roll(rng.randint(1, 6), rng.randint(1, 6))
-        while state.phase != OVER and len(cases) < count:
-            if state.phase == TURN:
-                state = state.roll(state.actor, (rng.randint(1, 6), rng.randint(1, 6)))
-                continue
-            assert state.phase == MOVE
-            cases.append((state.position, state.dice))
-            plays = legal_plays(state.position, state.dice)
-            state = state.move(state.actor, list(rng.choice(plays).steps))
-    return cases
+    return [(state.position, state.dice) for state in move_states(count, seed, cube=False)]
 
 
 def gnubg_cases() -> list:

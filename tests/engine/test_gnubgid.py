@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import doctest
 import itertools
-import json
 
 import pytest
 from hypothesis import given, settings
