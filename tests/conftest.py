@@ -20,3 +20,13 @@ def redis_url():
 def chromium_path():
     """Path of the Chromium executable (skips, or fails under CI=true)."""
     return require_chromium()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_house_bot_cache():
+    """The bot runner remembers which games have a house bot; test databases reuse ids."""
+    from games.bots import runner
+
+    runner._bot_games.clear()
+    yield
+    runner._bot_games.clear()

@@ -68,7 +68,9 @@ def on_event(data: dict) -> None:
     schedule(game_id)
 
 
-_bot_games: dict = {}  # game id -> whether a house bot sits in its match (players never change)
+# game id -> whether a house bot sits in its match (a game's players never change, and
+# database ids are not reused; tests, whose databases are emptied, clear it between tests)
+_bot_games: dict = {}
 
 
 def _has_house_bot(game_id: int) -> bool:
