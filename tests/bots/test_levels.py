@@ -85,3 +85,23 @@ def test_noise_free_sage_choice_is_mirror_symmetric(all_cases):
         best = plays[max(range(len(plays)), key=eqs.__getitem__)].result
         mbest = mplays[max(range(len(mplays)), key=meqs.__getitem__)].result
         assert mbest == best.mirror()
+
+
+@pytest.mark.skipif(not sage.available(), reason="bgsage is not importable on this CPU")
+def test_world_class_checker_play_is_cubeless_2ply_and_expert_cubeful(monkeypatch):
+    """2-ply cubeful checker play takes seconds; world_class plays cubeless (its measured
+    strength), expert keeps the cube in view."""
+    from games.engine import GameRules, GameState
+
+    calls = []
+    real = sage.play_equities
+
+    def spy(position, dice, plays, ply, cube=None, cubeful=True):
+        calls.append((ply, cubeful))
+        return real(position, dice, plays, ply, cube, cubeful)
+
+    monkeypatch.setattr(sage, "play_equities", spy)
+    state = GameState.new(GameRules(cube=True)).opening_roll(3, 1)
+    get_bot("world_class").choose_play(state)
+    get_bot("expert").choose_play(state)
+    assert calls == [(2, False), (1, True)]
