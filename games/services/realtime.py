@@ -12,7 +12,7 @@ from ..errors import BadRequest, Conflict, Forbidden
 from ..events import publish_data_on_commit, publish_match_on_commit
 from ..models import ChatMessage, Connection, Game, Match, Player
 from . import clock
-from .games import append_event, lock_game, time_out
+from .games import append_event, lock_game, seat_of, time_out
 from .matches import OPTION_FIELDS, _lock_match, forfeit_match, match_abort, match_create, match_join
 from .players import require_active
 
@@ -116,12 +116,9 @@ def presence_leave(*, channel_name: str) -> dict | None:
 
 def match_claim(*, match_id, player: Player) -> Match:
     """Claim the match when the opponent has been away longer than the grace period."""
-    require_active(player)
     with transaction.atomic():
         match = _lock_match(match_id)
-        color = match.color_of(player)
-        if color is None:
-            raise Forbidden("not_a_player", "You are not playing in this match.")
+        color = seat_of(match, player)
         if match.status != Match.PLAYING:
             raise Conflict("match_over", "This match is over.")
         other = "black" if color == "white" else "white"
@@ -141,12 +138,9 @@ def match_claim(*, match_id, player: Player) -> Match:
 
 def match_rematch(*, match_id, player: Player) -> Match:
     """Offer a new match with the same settings; the opponent's rematch accepts it."""
-    require_active(player)
     with transaction.atomic():
         old = _lock_match(match_id)
-        color = old.color_of(player)
-        if color is None:
-            raise Forbidden("not_a_player", "You are not playing in this match.")
+        color = seat_of(old, player)
         if old.status != Match.FINISHED:
             raise Conflict("match_not_over", "A rematch can be offered once the match is over.")
         last = Game.objects.select_for_update().filter(match=old).order_by("-number").first()
