@@ -27,6 +27,7 @@ from .moves import BAR, OFF, Play, Step, apply_play, check_play, legal_move_list
 from .notation import format_play, parse_play
 from .position import BLACK, WHITE, Position, other
 from .scoring import points_for, win_kind
+from .chouette import ChouetteGame, ChouetteResult, ChouetteRules, ChouetteSession, Seating, seat
 
 __all__ = [
     "EngineError", "IdError", "IllegalAction", "IllegalPlay", "InvalidPosition", "NotationError",
@@ -34,4 +35,5 @@ __all__ = [
     "GameResult", "GameRules", "GameState", "UNLIMITED", "MatchRules", "MatchState",
     "BAR", "OFF", "Play", "Step", "apply_play", "check_play", "legal_move_lists", "legal_plays",
     "format_play", "parse_play", "BLACK", "WHITE", "Position", "other", "points_for", "win_kind",
+    "ChouetteGame", "ChouetteResult", "ChouetteRules", "ChouetteSession", "Seating", "seat",
 ]

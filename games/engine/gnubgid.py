@@ -16,8 +16,9 @@ Position ID
     ``p``; Black's own point ``p`` is absolute ``25 - p``.
 
 Match ID
-    A 66-bit key in 9 bytes (same little-endian bit packing, base64 without
-    padding, 12 characters). The fields, from the lowest bit up:
+    A 66-bit key plus gnubg 1.07's Jacoby bit in 9 bytes (same little-endian
+    bit packing, base64 without padding, 12 characters). The fields, from the
+    lowest bit up:
 
     ====  ============  =====================================================
     bits  field         values
@@ -33,6 +34,9 @@ Match ID
     3+3   dice          the two dice, 0 when not rolled
     15    match length  0 = money game
     15+15 score         player 0's score, then player 1's
+    1     no Jacoby     gnubg 1.07's extended Match ID: 1 unless the Jacoby
+                        rule is in force (set in match play and in money
+                        sessions without Jacoby; gnubg's ``!fJacoby``)
     ====  ============  =====================================================
 
     **Players:** verified on the 1000 ids of ``shared/data/gnubg_positions.jsonl``,
@@ -43,7 +47,8 @@ Match ID
 
 The position key is oriented by the player *on roll* (``fMove``), which is
 also the Match ID's "on roll" bit; the "turn" bit differs from it only while a
-double or a resignation is waiting for the opponent's answer.
+double or a resignation is waiting for the opponent's answer, and after a drop
+(see :func:`state_ids`, which gives a whole game state's ids as gnubg shows them).
 
 >>> from games.engine.position import Position
 >>> position_id(Position.initial())
@@ -70,6 +75,7 @@ from .errors import IdError
 from .position import BLACK, CHECKERS, COLORS, WHITE, Position
 
 __all__ = [
+    "state_ids",
     "position_id",
     "position_from_id",
     "match_id",
@@ -88,6 +94,7 @@ POSITION_ID_LENGTH = 14
 MATCH_ID_LENGTH = 12
 _POSITION_BITS = 80
 _MATCH_BITS = 66
+_JACOBY_BIT = 66  # gnubg 1.07 (USE_EXTENDEDMATCHID): the bit after the 66 documented ones
 
 #: gnubg's player numbers in the Match ID (verified against the reference data).
 PLAYER_OF_COLOR = {BLACK: 0, WHITE: 1}
@@ -254,12 +261,16 @@ def match_id(
     dice: tuple = (0, 0),
     match_length: int = 0,
     score: tuple = (0, 0),
+    jacoby: bool = True,
 ) -> str:
     """GNU Backgammon's 12-character Match ID.
 
     Colours (``"white"``/``"black"``) name the players; ``cube_owner=None``
     is a centred cube; ``turn=None`` means the side on roll; ``score`` is
     ``(white score, black score)``; ``match_length=0`` is a money game.
+    ``jacoby`` is gnubg 1.07's extra bit: whether the Jacoby rule is in force
+    (gnubg's default for money sessions, hence the default here; gnubg writes
+    False for every match to N points, see :func:`state_ids`).
     Raises :class:`IdError` (code ``"bad_match_id"``) on values that do not fit.
 
     >>> match_id(on_roll="black", dice=(6, 5))
@@ -311,21 +322,26 @@ def match_id(
     for name, width in _MATCH_FIELDS:
         value = values[name]
         bits.extend((value >> k) & 1 for k in range(width))
+    bits.append(0 if jacoby else 1)  # bit 66: gnubg's !fJacoby
     return _encode_bits(bits, 9, MATCH_ID_LENGTH)
 
 
-def match_from_id(mid: str) -> dict:
+def match_from_id(mid: str, *, extended: bool = False) -> dict:
     """Decode a Match ID into the keyword arguments of :func:`match_id`.
 
-    Raises :class:`IdError` with code ``"bad_match_id"`` on a malformed ID.
+    With ``extended=True`` the result also has ``"jacoby"`` (gnubg 1.07's bit
+    66, see the module docstring); without it that bit is ignored, like the
+    bits past it. Raises :class:`IdError` with code ``"bad_match_id"`` on a
+    malformed ID.
 
     >>> match_from_id("cAkAAAAAAAAA")["dice"]
     (0, 0)
+    >>> match_from_id("cAkAAAAAAAAE", extended=True)["jacoby"]
+    False
     """
     code = "bad_match_id"
-    # gnubg 1.07 sets a flag past the 66 bits of the documented format (e.g. ...AAAE):
-    # ignore what lies beyond them.
-    bits = _decode_bits(mid, MATCH_ID_LENGTH, _MATCH_BITS, code, "Match ID", strict=False)
+    bits = _decode_bits(mid, MATCH_ID_LENGTH, _MATCH_BITS + 1, code, "Match ID", strict=False)
+    jacoby = not bits[_JACOBY_BIT]
     fields = {}
     i = 0
     for name, width in _MATCH_FIELDS:
@@ -341,7 +357,7 @@ def match_from_id(mid: str) -> dict:
             raise IdError(code, f"This Match ID has a die of {fields[die]}; dice run from 0 to 6.")
     scores = {COLOR_OF_PLAYER[0]: fields["score0"], COLOR_OF_PLAYER[1]: fields["score1"]}
     owner = fields["cube_owner"]
-    return {
+    out = {
         "cube_value": 1 << fields["cube"],
         "cube_owner": None if owner == _CENTRED else COLOR_OF_PLAYER[owner],
         "on_roll": COLOR_OF_PLAYER[fields["on_roll"]],
@@ -354,6 +370,9 @@ def match_from_id(mid: str) -> dict:
         "match_length": fields["match_length"],
         "score": (scores[WHITE], scores[BLACK]),
     }
+    if extended:
+        out["jacoby"] = jacoby
+    return out
 
 
 # -- both together ------------------------------------------------------------
@@ -386,3 +405,88 @@ def parse_gnubg_id(s: str) -> tuple:
     pid, mid = s.strip().split(":")
     state = match_from_id(mid)
     return position_from_id(pid, state["on_roll"]), state
+
+
+# -- a game state as gnubg shows it -------------------------------------------------
+#: gnubg's game state of a finished game, by the result's reason.
+_OVER_STATE = {"resign": 3, "forfeit": 3, "drop": 4}
+
+
+def _resigned_level(points: int, cube: int) -> int:
+    """The resignation gnubg reads from ``Wins N points`` (its .mat importer's rule)."""
+    if points <= cube:
+        return 1
+    if points <= 2 * cube:
+        return 2
+    return 3
+
+
+def state_ids(state, *, match_length: int = 0, score: tuple = (0, 0), rolled: tuple | None = None) -> dict:
+    """GNU Backgammon's Position ID, Match ID and ``posid:matchid`` for a
+    :class:`~games.engine.game.GameState` of a match, as gnubg 1.07 shows the
+    same moment of the match after importing its ``.mat`` export.
+
+    ``score`` is ``(white, black)`` at the **start** of the game; ``rolled`` the
+    dice of a roll that was not played when a finished game was resigned or
+    forfeited (gnubg keeps them; the engine drops them with the result).
+
+    Verified against gnubg itself (``tests/test_gnubg_interchange.py``):
+
+    * running game: the side on roll, the side to act (``turn``), the dice
+      (larger first), a pending double or resignation; the Jacoby bit is set
+      unless the Jacoby rule is in force (a money session with Jacoby on);
+    * finished game: the **score after the game**; a game borne off is state 2
+      with the loser on roll; a drop is state 4 with the doubler on roll and
+      the dropper to act; a resignation (or a forfeit, which gnubg reads as
+      one) is state 3 with the level gnubg reads from the points (1 up to the
+      cube value, 2 up to twice the cube, else 3), the side on roll unchanged
+      and its unplayed dice kept -- unless those dice had at most one legal
+      play: gnubg's importer then plays it (or the dance) itself, and shows
+      the position after it with the other side on roll and no dice.
+    """
+    from .moves import legal_plays  # noqa: PLC0415 - moves imports position only; kept local
+    pos = state.position
+    rules = state.rules
+    white, black = score
+    on_roll = pos.turn
+    turn = state.actor or on_roll
+    resign = state.resign_offer[1] if state.resign_offer and state.phase == "resign_offered" else 0
+    dice = tuple(sorted(state.dice, reverse=True)) if state.dice else (0, 0)
+    game_state = 1
+    if state.phase == "over":
+        result = state.result
+        reason = result.reason if result else ""
+        game_state = _OVER_STATE.get(reason, 2)
+        if result is not None and result.winner == WHITE:
+            white += result.points
+        elif result is not None and result.winner == BLACK:
+            black += result.points
+        turn = on_roll
+        resign = 0
+        if reason == "drop":
+            turn = BLACK if on_roll == WHITE else WHITE
+        elif game_state == 3:
+            resign = _resigned_level(result.points, result.cube_value) if result.points else 0
+            if rolled:
+                plays = legal_plays(pos, tuple(rolled))
+                if len(plays) <= 1:  # gnubg records the forced play (or the dance)
+                    pos = plays[0].result if plays else pos.with_turn(BLACK if on_roll == WHITE else WHITE)
+                    on_roll = turn = pos.turn
+                else:
+                    dice = tuple(sorted(rolled, reverse=True))
+    mid = match_id(
+        cube_value=state.cube_value,
+        cube_owner=state.cube_owner,
+        on_roll=on_roll,
+        crawford=rules.crawford_game,
+        game_state=game_state,
+        turn=turn,
+        double_offered=state.phase == "cube_offered",
+        resign_offered=resign,
+        dice=dice,
+        match_length=match_length,
+        score=(white, black),
+        jacoby=bool(rules.jacoby) and not match_length,
+    )
+    pid = position_id(pos)
+    return {"positionId": pid, "matchId": mid, "gnubgId": f"{pid}:{mid}"}

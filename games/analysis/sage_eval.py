@@ -1,0 +1,288 @@
+"""Everything bgsage-specific in the analysis: one evaluator over bgsage's C++ engine.
+
+Plies are counted like GNU Backgammon (0-ply = the raw network, 1-ply = one roll of
+look-ahead...); bgsage names the same depths ``"1ply"``, ``"2ply"``... (see
+``games.bots.sage``, whose board conversion this module reuses).
+
+All equities are **cubeful**, seen by the player on roll, **normalised to a 1-cube**:
+money equity per unit of the cube in a money session, and in match play the
+equity-in-money-game-units of the match-winning chances at the score (EMG, through
+bgsage's match equity table): +1 means winning the current cube value, -1 losing it,
+so a double/pass is always +1.000, as in gnubg.
+
+How each number is computed (bgsage primitives, all with its bear-off database):
+
+* **Checker play** at ply ``p``: every legal play scored at 0-ply (the network's
+  probabilities turned cubeful by Janowski's formula), then the best ``FILTERS[p]``
+  candidates (and always the play that was made) re-scored at each deeper ply with
+  bgsage's cube-aware N-ply post-move evaluation, like gnubg's move filters.
+* **Cube decision** at ply ``p``: no double / double-take / double-pass equities from
+  the ``p``-ply cubeless probabilities of the position before the roll, made cubeful
+  by Janowski's formula at the match score (bgsage's batch cube evaluation; within
+  about 0.005 of its recursive cube search at a fifth of the cost).
+* **Luck** of a roll: gnubg's definition at gnubg's default depth (0-ply cubeful): the
+  equity after the best play of the roll that came minus the average of the same over
+  all 36 rolls (the 30 possible opening rolls, for either side, for the first roll).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+
+from games.bots.sage import board_for, sage_module
+
+from .context import CubeContext
+from .errors import AnalysisError
+
+__all__ = ["SageEvaluator", "Candidate", "CubeEval", "evaluator", "available", "engine_info", "FILTERS"]
+
+#: Move filters per analysis ply: for each deeper ply, (how many candidates at most,
+#: within what equity of the best at the ply before). The played move is always kept.
+FILTERS = {
+    0: (),
+    1: ((8, 0.16),),
+    2: ((8, 0.16), (3, 0.08)),
+    3: ((8, 0.16), (3, 0.08), (2, 0.04)),
+}
+ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+OPENING_ROLLS = [(a, b) for a in range(1, 7) for b in range(a + 1, 7)]
+
+_lock = threading.Lock()
+_cache: dict = {}
+
+
+def available() -> bool:
+    return sage_module() is not None
+
+
+def threads() -> int:
+    """C++ threads per batch: ``ANALYSIS_SAGE_THREADS`` (default 1, 0 = all cores)."""
+    try:
+        return int(os.environ.get("ANALYSIS_SAGE_THREADS", "1"))
+    except ValueError:
+        return 1
+
+
+def engine_info() -> dict:
+    bgsage = sage_module()
+    version = getattr(bgsage, "__version__", None)
+    if version is None and bgsage is not None:
+        try:
+            from importlib.metadata import version as dist_version  # noqa: PLC0415
+
+            version = dist_version("bgsage")
+        except Exception:  # noqa: BLE001 - metadata is informative only
+            version = None
+    return {"name": "bgsage", "version": version}
+
+
+def _cpp():
+    if sage_module() is None:
+        raise AnalysisError("engine_unavailable", "The bgsage engine is not available on this machine.")
+    import bgbot_cpp  # noqa: PLC0415 - ships with bgsage
+
+    return bgbot_cpp
+
+
+def _strategies(n_plies: int):
+    """bgsage's strategies (cached): the 0-ply network and the ``n_plies``-deep search."""
+    key = n_plies
+    with _lock:
+        found = _cache.get(key)
+        if found is not None:
+            return found
+        cpp = _cpp()
+        from bgsage.weights import bearoff_db_path, default_weights  # noqa: PLC0415
+
+        weights = default_weights()
+        if "db" not in _cache:
+            db = cpp.BearoffDB()
+            path = bearoff_db_path()
+            _cache["db"] = db if path and db.load(path) else None
+        db = _cache["db"]
+        if n_plies == 0:
+            strategy = cpp.create_strategy(weights.strategy_type, weights.weight_paths_list, weights.hidden_sizes_list)
+            if db is not None:
+                strategy = cpp.BearoffStrategy(strategy, db)
+        else:
+            strategy = cpp.create_multipy(weights.strategy_type, weights.weight_paths_list,
+                                          weights.hidden_sizes_list, n_plies=n_plies + 1,
+                                          parallel_evaluate=False, parallel_threads=0)
+            if db is not None:
+                cpp.multipy_set_bearoff_db(strategy, db)
+        _cache[key] = strategy
+        return strategy
+
+
+@dataclass
+class Candidate:
+    """One play: the board after it (bgsage's, from the mover's side), its equity and
+    cubeless probabilities ``(win, win gammon, win backgammon, lose gammon, lose
+    backgammon)``, and the ply it was evaluated at."""
+
+    board: tuple
+    equity: float
+    probs: tuple
+    ply: int
+
+
+@dataclass
+class CubeEval:
+    """The doubler's cubeful equities (normalised) and the cubeless probabilities before the roll."""
+
+    nd: float
+    dt: float
+    dp: float
+    probs: tuple
+    ply: int
+
+
+def _owner(cpp, ctx: CubeContext):
+    return {"centered": cpp.CubeOwner.CENTERED, "player": cpp.CubeOwner.PLAYER,
+            "opponent": cpp.CubeOwner.OPPONENT}[ctx.owner]
+
+
+class SageEvaluator:
+    """Evaluations at one analysis depth (GNU Backgammon plies)."""
+
+    def __init__(self, ply: int):
+        if ply not in FILTERS:
+            raise AnalysisError("bad_ply", f"Analysis depth must be one of {sorted(FILTERS)} (GNU Backgammon plies).")
+        self.ply = ply
+        self.cpp = _cpp()
+        self.base = _strategies(0)
+        self.deep = {p: _strategies(p) for p in range(1, ply + 1)}
+        self.threads = threads()
+
+    # -- boards ---------------------------------------------------------------------
+    @staticmethod
+    def board(position, color: str) -> list:
+        return list(board_for(position, color))
+
+    def _match_fields(self, ctx: CubeContext) -> dict:
+        if ctx.is_money:
+            return {}
+        return {"away1": ctx.away, "away2": ctx.opponent_away, "is_crawford": ctx.crawford}
+
+    # -- checker play ---------------------------------------------------------------
+    def rolls_best(self, board: list, ctx: CubeContext, rolls: list) -> list:
+        """For each roll: the 0-ply candidates, best first (``[(board, equity, probs), ...]``;
+        an empty list when the roll has no legal play)."""
+        cpp = self.cpp
+        owner = _owner(cpp, ctx)
+        inputs = [{"board": board, "die1": a, "die2": b, "cube_value": ctx.cube_value, "cube_owner": owner,
+                   **self._match_fields(ctx)} for a, b in rolls]
+        out = cpp.batch_checker_play(inputs, self.base, 5, 0.08, self.threads,
+                                     jacoby=ctx.jacoby, beaver=ctx.beaver)
+        return [[(tuple(m["board"]), m["equity"], tuple(m["probs"])) for m in r["moves"]] for r in out]
+
+    def standing(self, board: list, ctx: CubeContext) -> float:
+        """The 0-ply equity when the roll cannot be played (the board stays as it is)."""
+        cpp = self.cpp
+        pos = (board, _owner(cpp, ctx)) if ctx.is_money else (
+            board, _owner(cpp, ctx), ctx.cube_value, ctx.away, ctx.opponent_away, ctx.crawford)
+        return cpp.batch_evaluate_post_move([pos], self.base, self.threads, jacoby=ctx.jacoby)[0]["cubeful_equity"]
+
+    def post_move(self, boards: list, ctx: CubeContext, ply: int) -> list:
+        """``[(equity, probs), ...]`` of post-move boards at ``ply`` (>= 1)."""
+        cpp = self.cpp
+        owner = _owner(cpp, ctx)
+        if ctx.is_money:
+            positions = [(list(b), owner) for b in boards]
+        else:
+            positions = [(list(b), owner, ctx.cube_value, ctx.away, ctx.opponent_away, ctx.crawford) for b in boards]
+        strategy = self.deep[ply]
+        out = cpp.batch_evaluate_post_move(positions, strategy, self.threads, jacoby=ctx.jacoby)
+        strategy.clear_cache()
+        return [(r["cubeful_equity"], tuple(r["probs"])) for r in out]
+
+    def checker(self, board: list, dice: tuple, ctx: CubeContext, *, keep=(), zero_ply: list | None = None,
+                ply: int | None = None) -> list:
+        """Every legal play as a :class:`Candidate`, best first, deeper plies first.
+
+        ``keep``: post-move boards always evaluated at full depth (the play made).
+        ``zero_ply``: the 0-ply list for these dice if already known (from the luck batch).
+        """
+        ply = self.ply if ply is None else ply
+        if zero_ply is None:
+            zero_ply = self.rolls_best(board, ctx, [tuple(dice)])[0]
+        cands = {b: Candidate(b, eq, probs, 0) for b, eq, probs in zero_ply}
+        keep = {tuple(b) for b in keep} & set(cands)
+        level = sorted(cands.values(), key=lambda c: -c.equity)
+        for depth, (count, window) in enumerate(FILTERS[ply], start=1):
+            if len(cands) <= 1:
+                break  # a forced play (or none) needs no look-ahead
+            best = level[0].equity
+            chosen = [c for c in level if best - c.equity <= window][:count]
+            chosen_boards = {c.board for c in chosen} | keep
+            boards = sorted(chosen_boards)
+            for b, (eq, probs) in zip(boards, self.post_move(boards, ctx, depth)):
+                cands[b] = Candidate(b, eq, probs, depth)
+            level = sorted((cands[b] for b in chosen_boards), key=lambda c: -c.equity)
+        return sorted(cands.values(), key=lambda c: (-c.ply, -c.equity))
+
+    # -- cube -------------------------------------------------------------------------
+    def cube(self, board: list, ctx: CubeContext, ply: int | None = None) -> CubeEval:
+        """The cube decision of the player on roll, before rolling."""
+        ply = self.ply if ply is None else ply
+        cpp = self.cpp
+        owner = _owner(cpp, ctx)
+        if ctx.is_money:
+            pos = (board, ctx.cube_value, owner)
+        else:
+            pos = (board, ctx.cube_value, owner, ctx.away, ctx.opponent_away, ctx.crawford)
+        strategy = self.base if ply == 0 else self.deep[ply]
+        r = cpp.batch_evaluate_positions([pos], strategy, self.threads, jacoby=ctx.jacoby, beaver=ctx.beaver)[0]
+        if ply:
+            strategy.clear_cache()
+        return CubeEval(r["equity_nd"], r["equity_dt"], r["equity_dp"], tuple(r["probs"]), ply)
+
+    # -- luck -----------------------------------------------------------------------------
+    def luck(self, position, color: str, dice: tuple, ctx: CubeContext, *, opening: bool = False):
+        """``(luck, zero_ply list of the actual roll)``: gnubg's luck of ``dice`` for ``color``."""
+        board = self.board(position, color)
+        actual = tuple(sorted(dice))
+        if opening and dice[0] != dice[1]:
+            opp_board = self.board(position, _other(color))
+            mine = self.rolls_best(board, ctx, OPENING_ROLLS)
+            theirs = self.rolls_best(opp_board, ctx.flipped(), OPENING_ROLLS)
+            values = [self._best(board, r, ctx) for r in mine]
+            values += [-self._best(opp_board, r, ctx.flipped()) for r in theirs]
+            index = OPENING_ROLLS.index(actual)
+            return values[index] - sum(values) / len(values), mine[index]
+        lists = self.rolls_best(board, ctx, ROLLS)
+        values = [self._best(board, r, ctx) for r in lists]
+        mean = sum(v * (1 if a == b else 2) for v, (a, b) in zip(values, ROLLS)) / 36.0
+        index = ROLLS.index(actual)
+        return values[index] - mean, lists[index]
+
+    def _best(self, board: list, candidates: list, ctx: CubeContext) -> float:
+        if candidates:
+            return candidates[0][1]
+        return self.standing(board, ctx)
+
+    # -- match equity -----------------------------------------------------------------------
+    def mwc_per_equity(self, ctx: CubeContext) -> float:
+        """Match-winning chance (0..1) of one unit of normalised equity at this score and cube."""
+        if ctx.is_money:
+            return 0.0
+        cpp = self.cpp
+        args = (ctx.away, ctx.opponent_away, ctx.cube_value, ctx.crawford)
+        return cpp.eq2mwc(1.0, *args) - cpp.eq2mwc(0.0, *args)
+
+
+def _other(color: str) -> str:
+    return "black" if color == "white" else "white"
+
+
+_evaluators: dict = {}
+
+
+def evaluator(ply: int) -> SageEvaluator:
+    """A cached :class:`SageEvaluator` for ``ply`` (raises ``engine_unavailable`` / ``bad_ply``)."""
+    found = _evaluators.get(ply)
+    if found is None:
+        found = _evaluators[ply] = SageEvaluator(ply)
+    return found
