@@ -1,8 +1,13 @@
-# GNU make. `make run` serves the site on http://127.0.0.1:8000; `make test` runs the tests.
+# GNU make. `make run` serves the site on http://127.0.0.1:$(PORT) (8000) with one worker;
+# `make test` runs the tests.
+SHELL := /bin/bash
 PYTHON ?= python3
+PORT ?= 8000
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# A websocket message is at most 4 KB (docs/PROTOCOL.md); bigger frames are closed with 1009.
+DAPHNE_FLAGS := --websocket-max-message-size 65536 --websocket-max-frame-size 65536
 
 .PHONY: install run test bench clean
 
@@ -16,9 +21,15 @@ $(STAMP): requirements.txt | $(PY)
 	$(PY) -m pip install -r requirements.txt
 	touch $(STAMP)
 
+# The site (Daphne) and one worker (Huey: house bots, clocks, analysis, periodic work), in
+# one command; Ctrl-C stops both, and if either dies the other is stopped too.
 run: install
 	$(PY) manage.py migrate --noinput
-	$(VENV)/bin/daphne -b 127.0.0.1 -p 8000 backgammon_site.asgi:application
+	@echo "Serving http://127.0.0.1:$(PORT)/ with one worker (Ctrl-C stops both)"
+	@trap 'trap - INT TERM EXIT; kill 0 2>/dev/null' INT TERM EXIT; \
+	$(PY) manage.py run_huey & \
+	$(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) $(DAPHNE_FLAGS) backgammon_site.asgi:application & \
+	wait -n
 
 test: install
 	$(PY) -m pytest -m "not postgres"

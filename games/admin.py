@@ -278,3 +278,25 @@ class HouseBotAdmin(ReadOnlyMixin, admin.ModelAdmin):
 class QueueEntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("player", "game", "length", "status", "match", "queued_at", "seen_at")
     list_filter = ("status", "length")
+
+
+# -- the workers: long jobs and periodic work (read-only) ---------------------------------------
+
+from .models import Job, PeriodicRun  # noqa: E402
+
+
+@admin.register(Job)
+class JobAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Background jobs with their progress; a failed job shows why."""
+
+    list_display = ("id", "kind", "key", "status", "progress", "message", "attempts", "created_at", "finished_at")
+    list_filter = ("status", "kind")
+    search_fields = ("key",)
+
+
+@admin.register(PeriodicRun)
+class PeriodicRunAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """One row per run of each periodic job: which worker ran it and what it did."""
+
+    list_display = ("name", "period", "worker", "ran_at", "result")
+    list_filter = ("name",)

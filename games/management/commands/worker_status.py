@@ -1,0 +1,30 @@
+"""``python manage.py worker_status``: the task queue's length, scheduled tasks, running and
+failed jobs, and when each periodic job last ran (and by which worker)."""
+
+from django.core.management.base import BaseCommand
+from django.db.models import Max
+
+from games.models import Job, PeriodicRun
+
+
+class Command(BaseCommand):
+    help = "Show the workers' queue, jobs and periodic work."
+
+    def handle(self, *args, **options):
+        from huey.contrib.djhuey import HUEY
+
+        self.stdout.write(f"queue {HUEY.name} ({type(HUEY).__name__}): {HUEY.pending_count()} pending, "
+                          f"{HUEY.scheduled_count()} scheduled")
+        running = Job.objects.filter(status=Job.RUNNING)
+        self.stdout.write(f"jobs running: {running.count()}")
+        for job in running[:20]:
+            self.stdout.write(f"  #{job.pk} {job.kind} {job.key}: {job.progress:.0%} {job.message} "
+                              f"(attempt {job.attempts}, heartbeat {job.heartbeat_at:%H:%M:%S})")
+        failed = Job.objects.filter(status=Job.FAILED).order_by("-finished_at")
+        self.stdout.write(f"jobs failed: {failed.count()}")
+        for job in failed[:10]:
+            self.stdout.write(f"  #{job.pk} {job.kind} {job.key}: {job.error[:120]}")
+        self.stdout.write("periodic work (last run):")
+        for row in PeriodicRun.objects.values("name").annotate(last=Max("ran_at")).order_by("name"):
+            last = PeriodicRun.objects.filter(name=row["name"], ran_at=row["last"]).first()
+            self.stdout.write(f"  {row['name']:<10} {row['last']:%Y-%m-%d %H:%M:%S} by {last.worker if last else '?'}")

@@ -1,0 +1,255 @@
+"""Background work, run by the workers (Huey: ``manage.py run_huey``): thin tasks that call
+services, like any other adapter.
+
+* **House-bot turns** (:func:`bot_turn`), queued after the commit that leaves a house bot
+  to act (an events listener, :func:`on_batch`). A task is retried when it fails; one lost
+  with its worker (SIGKILL) is found by the periodic ``bots`` job and queued again.
+* **Clock deadlines** (:func:`clock_deadline`), scheduled for the moment a running clock
+  runs out; the periodic ``clocks`` job catches any schedule that was lost.
+* **Long jobs** (:func:`run_job`): a :class:`~games.models.Job` with progress
+  (``services.jobs``); each kind registers its function in :data:`JOB_KINDS`.
+* **Periodic work** (:data:`PERIODIC`): each job has an interval; exactly one worker runs
+  it per interval, whatever the number of workers, because a run first claims its period
+  (a unique ``PeriodicRun`` row). A chain of :func:`tick` tasks drives them every
+  5 seconds (Huey's own periodic tasks fire once a minute at best); a minute task,
+  :func:`keep_ticking`, restarts the chain if a worker died holding it.
+
+Nothing here runs in a web process: the web processes only queue tasks.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Callable
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from huey import crontab
+from huey.contrib.djhuey import HUEY, db_periodic_task, db_task
+
+from . import services
+from .events import Batch
+from .models import Job, PeriodicRun
+from .services import jobs
+
+logger = logging.getLogger("games.worker")
+
+def scale() -> float:
+    return float(getattr(settings, "GAMES_PERIODIC_SCALE", 1.0)) or 1.0
+
+
+def tick_seconds() -> float:
+    """Seconds between two rounds of periodic work (5, times GAMES_PERIODIC_SCALE)."""
+    return 5 * scale()
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{threading.current_thread().name}"[:100]
+
+
+# -- house bots and clocks ------------------------------------------------------------------------
+
+
+@db_task(priority=100, retries=2, retry_delay=1)
+def bot_turn(game_id: int, version: int) -> str | None:
+    from .bots.turns import play_turn
+
+    started = time.monotonic()
+    action = play_turn(game_id, version)
+    if action is not None:
+        logger.info("bot turn: game %s v%s %s in %.0f ms", game_id, version, action,
+                    (time.monotonic() - started) * 1000)
+    return action
+
+
+@db_task(priority=90, retries=2, retry_delay=1)
+def clock_deadline(game_id: int, version: int) -> int:
+    done = services.expire_clock(game_id=game_id)
+    if done:
+        logger.info("clock ran out: game %s", game_id)
+    return done
+
+
+def on_batch(batch: Batch) -> None:
+    """Events listener (after the commit): queue what the batch leaves to the workers. If the
+    queue is unreachable (Redis restarting) nothing is lost: the periodic work finds bot turns
+    left waiting and clocks that ran out."""
+    try:
+        if batch.bot is not None:
+            game_id, version, _level = batch.bot
+            bot_turn(game_id, version)
+        if batch.deadline is not None:
+            game_id, version, deadline = batch.deadline
+            delay = max(0.0, (deadline - timezone.now()).total_seconds()) + 0.05
+            clock_deadline.schedule(args=(game_id, version), delay=delay)
+    except Exception as exc:
+        if not queue_unreachable(exc):
+            raise
+        logger.warning("could not queue work for match %s (%s: %s): the periodic work will pick it up",
+                       batch.match, type(exc).__name__, exc)
+
+
+def queue_unreachable(exc: Exception) -> bool:
+    """Whether ``exc`` says the task queue (Redis, or the SQLite file) cannot be reached now."""
+    return isinstance(exc, OSError) or type(exc).__module__.split(".")[0] in ("redis", "sqlite3", "huey")
+
+
+# -- long jobs ------------------------------------------------------------------------------------
+
+#: kind -> fn(job, report) where report(fraction, message) records progress.
+JOB_KINDS: dict = {}
+
+
+@db_task(priority=10)
+def run_job(job_id: int) -> str | None:
+    job = jobs.job_begin(job_id)
+    if job is None:
+        return None
+    fn = JOB_KINDS.get(job.kind)
+    logger.info("job %s (%s %s) started, attempt %s", job.pk, job.kind, job.key, job.attempts)
+    if fn is None:
+        jobs.job_failed(job.pk, f"No worker knows jobs of kind {job.kind!r}.")
+        return Job.FAILED
+    try:
+        message = fn(job, lambda fraction, text="": jobs.job_progress(job.pk, fraction, text))
+    except Exception as exc:
+        logger.exception("job %s failed", job.pk)
+        jobs.job_failed(job.pk, f"{type(exc).__name__}: {exc}")
+        return Job.FAILED
+    jobs.job_done(job.pk, message or "Done")
+    logger.info("job %s done", job.pk)
+    return Job.DONE
+
+
+jobs.set_enqueue(lambda job_id: run_job(job_id))
+
+
+# -- periodic work ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Periodic:
+    name: str
+    every: int  # seconds
+    run: Callable[[], object]
+
+
+def _resume_bots() -> int:
+    waiting = services.bots_waiting(idle=timedelta(seconds=5 * scale()))
+    for game_id, version, _level in waiting:
+        bot_turn(game_id, version)
+    return len(waiting)
+
+
+def _prune() -> int:
+    return PeriodicRun.objects.filter(ran_at__lt=timezone.now() - timedelta(days=1)).delete()[0]
+
+
+PERIODIC = [
+    Periodic("clocks", 10, services.expire_clocks),
+    Periodic("bots", 5, _resume_bots),
+    Periodic("presence", 15, services.sweep_presence),
+    Periodic("jobs", 10, jobs.jobs_heal),
+    Periodic("abandoned", 60, services.close_abandoned),
+    Periodic("queue", 60, services.queue_expire),
+    Periodic("prune", 3600, _prune),
+]
+
+
+def claim(name: str, period: int) -> bool:
+    """Claim ``name``'s run for ``period``: True for exactly one caller, whatever the number of workers."""
+    try:
+        with transaction.atomic():
+            PeriodicRun.objects.create(name=name, period=period, worker=worker_name())
+        return True
+    except IntegrityError:
+        return False
+
+
+def run_periodic(now: float | None = None) -> dict:
+    """Run every periodic job whose period this is and that no other worker ran yet."""
+    now = time.time() if now is None else now
+    done = {}
+    for job in PERIODIC:
+        period = int(now // (job.every * scale()))
+        if not claim(job.name, period):
+            continue
+        try:
+            result = job.run()
+        except Exception:
+            logger.exception("periodic %s failed", job.name)
+            continue
+        done[job.name] = result
+        if result:
+            logger.info("periodic %s: %s", job.name, result)
+        PeriodicRun.objects.filter(name=job.name, period=period).update(result={"result": result})
+    return done
+
+
+@db_task(priority=80)
+def tick(period: int) -> None:
+    """One round of periodic work, then the next round is scheduled. Two chains (two
+    workers started together) meet on the claim of a period: the loser stops."""
+    if not claim("tick", period):
+        return
+    try:
+        run_periodic()
+    finally:
+        tick.schedule(args=(period + 1,), delay=max(0.0, (period + 1) * tick_seconds() - time.time()))
+
+
+def start_ticking() -> None:
+    """Start the chain at the next period (claims make a duplicate harmless)."""
+    period = int(time.time() // tick_seconds()) + 1
+    tick.schedule(args=(period,), delay=max(0.0, period * tick_seconds() - time.time()))
+
+
+@db_periodic_task(crontab(minute="*"))
+def keep_ticking() -> None:
+    """Once a minute: restart the tick chain if no tick ran lately (a worker died with it)."""
+    last = PeriodicRun.objects.filter(name="tick").order_by("-period").values_list("period", flat=True).first()
+    if last is None or last < int(time.time() // tick_seconds()) - 3:
+        logger.info("periodic work: starting the tick chain")
+        start_ticking()
+
+
+_watchdog = {"started": False, "lock": threading.Lock()}
+
+
+@HUEY.on_startup()
+def _on_startup() -> None:
+    """Each worker process starts the tick chain, and watches that it keeps ticking."""
+    if HUEY.immediate:
+        return
+    start_ticking()
+    with _watchdog["lock"]:
+        if _watchdog["started"]:
+            return
+        _watchdog["started"] = True
+    threading.Thread(target=_watch_ticks, name="tick-watchdog", daemon=True).start()
+
+
+def _watch_ticks() -> None:
+    """Restart the tick chain when no tick ran for three rounds: its scheduled task was lost
+    (a queue in Redis restarted empty, a worker killed while holding it). Huey's own periodic
+    task (keep_ticking) does the same once a minute; this is quicker."""
+    from django.db import close_old_connections
+
+    while True:
+        time.sleep(tick_seconds() * 2)
+        try:
+            last = PeriodicRun.objects.filter(name="tick").order_by("-period").values_list("period", flat=True).first()
+            if last is None or last < int(time.time() // tick_seconds()) - 3:
+                logger.info("periodic work: the tick chain stopped; starting it again")
+                start_ticking()
+        except Exception as exc:  # the database or the queue is away: try again next round
+            logger.warning("tick watchdog: %s: %s", type(exc).__name__, exc)
+        finally:
+            close_old_connections()
