@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "huey.contrib.djhuey",
     "games",
 ]
 
@@ -105,37 +106,61 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
     }
 else:
-    # Reuse connections for a minute; check them before reuse.
-    DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("DJANGO_CONN_MAX_AGE", "60"))
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # Under ASGI every request thread would keep a persistent connection of its own (two
+    # Daphne processes held 95 at 14 clients). Instead each process keeps a pool of at most
+    # DJANGO_DB_POOL_SIZE connections (psycopg's pool; a thread waits for a free one), checked
+    # before each use, so a connection the server dropped is replaced, not failed on.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # with the pool: checked as it leaves the pool
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {"min_size": 1, "max_size": int(os.environ.get("DJANGO_DB_POOL_SIZE", "12")), "timeout": 10}
+    }
+    if os.environ.get("DJANGO_TEST_DB_NAME"):
+        # Two test runs on one server (two checkouts) each need a test database of their own.
+        DATABASES["default"]["TEST"] = {"NAME": os.environ["DJANGO_TEST_DB_NAME"]}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Channel layer: Redis when REDIS_URL is set (several server processes share groups),
-# otherwise in-memory (one process only).
+# Channel layer: the site's own (games.layers): groups in each process, and a bus that
+# carries group messages to the other processes. With REDIS_URL the bus is Redis
+# publish/subscribe (any number of machines); without it, Unix datagrams between the
+# processes of this machine (the web process and the worker of `make run`).
 REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                # redis-py 8 applies a client read timeout by default; the layer's
-                # blocking reads need none, or websockets close with 1011.
-                "hosts": [
-                    {"address": REDIS_URL, "socket_timeout": None, "max_connections": 1000}
-                ],
-                "capacity": 10000,
-                "expiry": 60,
-            },
-        }
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "games.layers.FanoutLayer",
+        "CONFIG": {
+            "bus": REDIS_URL or f"unix:{_sqlite_path.resolve()}.bus",
+            "capacity": 1000,  # messages waiting for one socket before it drops some
+            "expiry": 60,
+        },
     }
-else:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels.layers.InMemoryChannelLayer",
-            "CONFIG": {"capacity": 10000},
-        }
-    }
+}
+
+# Background work (games/tasks.py): Huey. The embedded default keeps the queue in a SQLite
+# file next to the database, so `make run` needs no service; with REDIS_URL the queue is in
+# Redis and any number of workers on any number of machines share it. Run workers with
+# `manage.py run_huey` (the consumer options below are its defaults).
+HUEY = {
+    "huey_class": "huey.PriorityRedisHuey" if REDIS_URL else "huey.SqliteHuey",  # priorities: bot turns first
+    "name": "backgammon",
+    "immediate": env_bool("GAMES_TASKS_IMMEDIATE", False),  # tests: run tasks inline, at enqueue
+    "utc": True,
+    "connection": (
+        {"url": REDIS_URL} if REDIS_URL
+        else {"filename": os.environ.get("HUEY_SQLITE_PATH") or f"{_sqlite_path.resolve()}.huey", "timeout": 10}
+    ),
+    "consumer": {
+        "workers": int(os.environ.get("GAMES_WORKER_THREADS", "4")),
+        "worker_type": "thread",
+        "initial_delay": 0.05,  # an idle worker looks for tasks at least every 0.1 s (bot replies)
+        "backoff": 1.15,
+        "max_delay": 0.1,
+        "scheduler_interval": 1,
+        "periodic": True,
+        "check_worker_health": True,
+    },
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -187,6 +212,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
+    # `manage.py run_huey` gives Huey's logger a handler of its own: one line per message.
+    "loggers": {"huey": {"level": "INFO", "propagate": False}},
 }
 
 if not DEBUG:
@@ -207,10 +234,18 @@ if not DEBUG:
     X_FRAME_OPTIONS = "DENY"
 
 # Realtime play (docs/PROTOCOL.md): seconds a disconnected player may be away before the
-# opponent can claim the match, before the server closes the match itself, and between two
-# runs of the per-process sweep (0 turns the sweep off).
+# opponent can claim the match, and before the workers close the match themselves.
 GAMES_ABSENCE_GRACE = int(os.environ.get("GAMES_ABSENCE_GRACE", "120"))
 GAMES_ABANDON_AFTER = int(os.environ.get("GAMES_ABANDON_AFTER", "1800"))
-GAMES_SWEEP_INTERVAL = float(os.environ.get("GAMES_SWEEP_INTERVAL", "1"))
-GAMES_WS_FLOOD_LIMIT = 40  # messages per 2 seconds on one socket before it is closed (1008)
+GAMES_BOT_TIME_LIMIT = float(os.environ.get("GAMES_BOT_TIME_LIMIT", "10"))  # seconds a bot may think
+GAMES_BOT_STRATEGY = os.environ.get("GAMES_BOT_STRATEGY", "")  # dotted path of decide(); tests only
+# Periodic work in the workers (games/tasks.py): every interval is multiplied by this (tests
+# of real workers shorten them).
+GAMES_PERIODIC_SCALE = float(os.environ.get("GAMES_PERIODIC_SCALE", "1"))
+GAMES_DELIVERY_CHECK = float(os.environ.get("GAMES_DELIVERY_CHECK", "1"))  # s between delivery checks
+# Presence (docs/PROTOCOL.md, "Absence"): each web process refreshes its sockets' rows this
+# often, and the workers remove rows that went this long without it.
+GAMES_PRESENCE_HEARTBEAT = float(os.environ.get("GAMES_PRESENCE_HEARTBEAT", "15"))
+GAMES_PRESENCE_STALE_AFTER = float(os.environ.get("GAMES_PRESENCE_STALE_AFTER", "45"))
+GAMES_WS_FLOOD_LIMIT = int(os.environ.get("GAMES_WS_FLOOD_LIMIT", "40"))  # messages per 2 s on one socket; 3x closes it (4008)
 GAMES_CHAT_LIMIT = 5  # chat lines per 10 seconds

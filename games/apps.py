@@ -6,13 +6,10 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self):
-        from . import signals
+        from . import signals, tasks
         from .events import add_listener
         from .realtime import broadcast
 
         signals.connect()
-        add_listener(broadcast)  # committed events go to the channel layer
-
-        from .bots.runner import on_event as house_bots
-
-        add_listener(house_bots)  # house bots play when a committed event leaves them to act
+        add_listener(broadcast)  # committed batches go to the channel layer
+        add_listener(tasks.on_batch)  # and what they leave to the workers goes to the task queue

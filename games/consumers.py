@@ -1,13 +1,15 @@
-"""Websocket consumers: thin. Parse, check the shape, call a service, forward events.
+"""Websocket consumers: thin. Parse with limits, look the action up, call a service,
+forward what the services published.
 
-``GameConsumer`` serves ``/ws/games/<id>/?v=<last version seen>`` to the two
-players and any number of spectators; ``LobbyConsumer`` serves ``/ws/lobby/``.
-The protocol is written down in docs/PROTOCOL.md.
+``GameConsumer`` serves ``/ws/games/<id>/?v=<last version seen>`` to the two players and
+any number of spectators, following the match from game to game; ``LobbyConsumer``
+serves ``/ws/lobby/``. Both are at least once: they number what they send, resend from
+the database what the channel layer lost (``games.delivery``), and answer a client's idle
+ping with what it is missing. The protocol is docs/PROTOCOL.md.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time
@@ -17,21 +19,24 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import DatabaseError
 
-from . import selectors, services
+from . import delivery, selectors, services
+from .actions import MissingField, UnknownAction, lookup
 from .engine.errors import EngineError
 from .errors import ServiceError
-from .events import game_group
+from .events import LOBBY_GROUP, match_group
+from .jsonsafe import BadInput, parse
 from .models import ChatMessage, Game, Player
-from .realtime import LOBBY_GROUP, attach_loop, match_group
-from .services.games import state_summary
+from .realtime import ANYONE
+from .services.lobby import lobby_version
 
 logger = logging.getLogger(__name__)
 
 MAX_MESSAGE = 4096  # bytes of one client message
 MAX_REPLAY = 500  # more missing events than this: send a snapshot instead
-POLICY_VIOLATION = 1008
-FRESH = object()  # "the socket's player, read from the database when the service runs"
+FLOODED_CLOSE = 4008  # far over the message rate: closed (1008 is not a code a server may send)
+SUSPENDED_CLOSE = 4003  # the player was suspended: the socket is closed by the server
 
 
 class Flood:
@@ -54,49 +59,53 @@ def _player_of(user):
     return Player.objects.filter(user=user).first()
 
 
-# client message type -> (service, names of fields taken from "d")
-ACTIONS = {
-    "roll": (services.game_roll, ()),
-    "move": (services.game_move, ("moves",)),
-    "double": (services.game_double, ()),
-    "take": (services.game_take, ()),
-    "drop": (services.game_drop, ()),
-    "beaver": (services.game_beaver, ()),
-    "raccoon": (services.game_raccoon, ()),
-    "resign_offer": (services.game_resign_offer, ("level",)),
-    "resign_accept": (services.game_resign_accept, ()),
-    "resign_reject": (services.game_resign_reject, ()),
-    "resign": (services.game_resign, ()),
-}
+def _dumps(data: dict) -> str:
+    return json.dumps(data, separators=(",", ":"))
 
 
 class _Base(AsyncWebsocketConsumer):
-    """Size limit, JSON parsing and flood control shared by both sockets."""
+    """Size and depth limits, JSON parsing and flood control shared by both sockets."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.flood = Flood(getattr(settings, "GAMES_WS_FLOOD_LIMIT", 40), 2.0)
+        limit = getattr(settings, "GAMES_WS_FLOOD_LIMIT", 40)
+        self.flood = Flood(limit, 2.0)  # over it: the message is refused with ``rate_limited``
+        self.hard_flood = Flood(limit * 3, 2.0)  # far over it: the socket is closed with 4008
+
+    async def dispatch(self, message):
+        """A database that went away (restarted, connections terminated) costs one message,
+        not the socket: the client is told to try again, and its idle ping or the server's
+        delivery check sends it whatever it then misses."""
+        try:
+            await super().dispatch(message)
+        except DatabaseError as exc:
+            if message.get("type") in ("websocket.connect", "websocket.disconnect"):
+                raise
+            logger.warning("socket %s: database error on %s (%s)", self.channel_name, message.get("type"),
+                           type(exc).__name__)
+            if message.get("type") == "websocket.receive":
+                await self.error("unavailable", "The server could not do that just now: try again.")
 
     async def send_json(self, data: dict) -> None:
-        await self.send(text_data=json.dumps(data, separators=(",", ":")))
+        await self.send(text_data=_dumps(data))
 
     async def error(self, code: str, message: str, **extra) -> None:
         await self.send_json({"t": "error", "v": None, "d": {"code": code, "message": message, **extra}})
 
     async def receive(self, text_data=None, bytes_data=None):
+        if not self.hard_flood.hit():
+            await self.close(code=FLOODED_CLOSE)
+            return
         if not self.flood.hit():
-            await self.close(code=POLICY_VIOLATION)
+            await self.error("rate_limited", "Too many messages: slow down and try again.")
             return
         if text_data is None:
             await self.error("bad_message", "Send JSON text frames.")
             return
-        if len(text_data.encode("utf-8")) > MAX_MESSAGE:
-            await self.error("too_large", f"A message may be at most {MAX_MESSAGE} bytes.")
-            return
         try:
-            message = json.loads(text_data)
-        except ValueError:
-            await self.error("bad_json", "That is not valid JSON.")
+            message = parse(text_data, max_bytes=MAX_MESSAGE)
+        except BadInput as exc:
+            await self.error(exc.code, exc.message)
             return
         if not isinstance(message, dict) or not isinstance(message.get("t"), str):
             await self.error("bad_message", 'A message is an object with a type: {"t": ..., "d": {...}, "v": N}.')
@@ -107,230 +116,265 @@ class _Base(AsyncWebsocketConsumer):
         if not isinstance(data, dict):
             await self.error("bad_message", "'d' must be an object.", re=message["t"][:30])
             return
-        self.message_game = message.get("game")
-        await self.handle(message["t"], data, message.get("v"))
+        await self.handle(message["t"][:30], data, message.get("v"), message.get("game"))
 
-    async def handle(self, kind: str, data: dict, version) -> None:  # pragma: no cover - overridden
+    async def handle(self, kind: str, data: dict, version, game) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 
 
 class GameConsumer(_Base):
     """One socket on one match, following it from game to game."""
 
+    game_id = None
+    sent = 0  # the version of ``game_id`` this socket has sent its client
+
     async def connect(self):
-        attach_loop(asyncio.get_running_loop())
-        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.chat_flood = Flood(getattr(settings, "GAMES_CHAT_LIMIT", 5), 10.0)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         try:
             since = int(query["v"][0]) if "v" in query else None
-        except ValueError:
+        except (ValueError, OverflowError):
             since = None
-        seat = await database_sync_to_async(self._seat)()
+        seat = await database_sync_to_async(self._seat)(int(self.scope["url_route"]["kwargs"]["game_id"]))
         if seat is None:
             await self.close()  # unknown game or not allowed to watch: the handshake is refused
             return
-        self.match_id, self.player_id, self.color = seat
+        self.match_id, self.player_id, self.color, asked_game = seat
         self.role = self.color or "spectator"
         await self.accept()
-        # Join the groups first, then read: nothing published in between is lost.
-        await self.channel_layer.group_add(game_group(self.game_id), self.channel_name)
+        # Join the group first, then read: nothing published in between is lost.
         await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
-        for message in await database_sync_to_async(self._catch_up)(since):
-            await self.send_json(message)
+        self.game_id, self.sent = asked_game, 0
+        await self._catch_up(since, with_chat=True)
+        delivery.watch(self)
         await database_sync_to_async(services.presence_join)(
-            match_id=self.match_id, channel_name=self.channel_name, player=self._player_ref(), role=self.role)
-        _start_sweeper()
+            match_id=self.match_id, channel_name=self.channel_name, player=self.player_id, role=self.role)
 
-    def _player_ref(self):
-        return Player(pk=self.player_id) if self.player_id else None
-
-    def _seat(self):
-        game = Game.objects.select_related("match").filter(pk=self.game_id).first()
+    def _seat(self, game_id):
+        game = Game.objects.select_related("match").filter(pk=game_id).first()
         if game is None:
             return None
         match = game.match
         player = _player_of(self.scope.get("user"))
-        if not selectors.may_watch(match, player):
+        if not selectors.can_view(match, player, self.scope.get("user")):
             return None
-        return match.pk, (player.pk if player else None), selectors.viewer_color(match, player)
-
-    def _catch_up(self, since) -> list:
-        """The missing events since ``since`` (with the legal plays if it is our move) or a snapshot."""
-        game = Game.objects.select_related("match", "match__white", "match__black").get(pk=self.game_id)
-        if since is not None and 0 <= since <= game.version and game.version - since <= MAX_REPLAY:
-            out = [self._for_viewer(e) for e in selectors.events_since(game, since)]
-            state = game.game_state()
-            if out:
-                out[-1]["state"] = state_summary(game, state)
-            if out and state.phase == "move" and state.actor == self.color:
-                out[-1]["legalMoves"] = [p.to_list() for p in state.legal_plays()]
-        else:
-            out = [self._snapshot_message(game)]
-        room = ChatMessage.PLAYERS if self.color else ChatMessage.SPECTATORS
-        out.append({"t": "chat_history", "v": None, "d": {"room": room,
-                                                          "messages": services.chat_recent(game.match, room)}})
-        return out
-
-    def _snapshot_message(self, game=None) -> dict:
-        game = game or Game.objects.select_related("match", "match__white", "match__black").get(pk=self.game_id)
-        return {"t": "snapshot", "v": game.version, "d": selectors.game_snapshot(game, self.color)}
-
-    def _for_viewer(self, data: dict) -> dict:
-        out = {"t": data["t"], "v": data["v"], "d": data["d"], "game": data["game"]}
-        if "state" in data:
-            out["state"] = data["state"]
-        if data.get("legalMoves") is not None and data.get("legalFor") == self.color:
-            out["legalMoves"] = data["legalMoves"]
-        return out
+        return match.pk, (player.pk if player else None), selectors.viewer_color(match, player), game.pk
 
     async def disconnect(self, code):
+        delivery.unwatch(self)
         if getattr(self, "match_id", None) is None:
             return
-        await self.channel_layer.group_discard(game_group(self.game_id), self.channel_name)
         await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
         await database_sync_to_async(services.presence_leave)(channel_name=self.channel_name)
 
-    # -- from the channel layer ---------------------------------------------------------------
-    async def game_event(self, message):
-        data = message["data"]
-        if data["game"] != self.game_id:
-            return
-        await self.send_json(self._for_viewer(data))
-        d = data["d"]
-        if data["t"] == "game_end" and d.get("nextGame") and not d.get("matchOver"):
-            # Follow the match into its next game.
-            await self.channel_layer.group_discard(game_group(self.game_id), self.channel_name)
-            self.game_id = d["nextGame"]
-            await self.channel_layer.group_add(game_group(self.game_id), self.channel_name)
-            await self.send_json(await database_sync_to_async(self._snapshot_message)())
+    # -- sending what the client is missing ------------------------------------------------------
+    def _missing(self, game_id, since, with_chat) -> tuple:
+        """In the database thread: the frames ``game_id`` is missing after ``since`` (a
+        snapshot when too many, or none known), continuing into the match's newer games."""
+        game = Game.objects.select_related("match", "match__white", "match__black").get(pk=game_id)
+        out = []
+        newest = selectors.current_game(game.match)
+        if newest is not None and newest.pk != game.pk:
+            newest.match = game.match
+        if since is None or not 0 <= since <= game.version or game.version - since > MAX_REPLAY:
+            game = newest or game  # a fresh start: the match's current game
+            out.append(self._snapshot(game))
+        else:
+            out.extend(selectors.catch_up(game, since, self.color))
+            if newest is not None and newest.pk != game.pk:
+                game = newest
+                if game.version > MAX_REPLAY:
+                    out.append(self._snapshot(game))
+                else:
+                    out.extend(selectors.catch_up(game, 0, self.color))
+        if with_chat:
+            room = ChatMessage.PLAYERS if self.color else ChatMessage.SPECTATORS
+            out.append({"t": "chat_history", "v": None,
+                        "d": {"room": room, "messages": services.chat_recent(game.match, room)}})
+        return game.pk, game.version, game.status == Game.FINISHED, out
 
-    async def match_message(self, message):
+    def _snapshot(self, game) -> dict:
+        return {"t": "snapshot", "v": game.version, "d": selectors.game_snapshot(game, self.color)}
+
+    async def _catch_up(self, since, with_chat=False):
+        game_id, version, over, frames = await database_sync_to_async(self._missing)(self.game_id, since, with_chat)
+        for frame in frames:
+            await self.send_json(frame)
+        self.game_id, self.sent, self.over = game_id, version, over
+
+    async def _send_snapshot(self):
+        def read():
+            game = Game.objects.select_related("match", "match__white", "match__black").get(pk=self.game_id)
+            return game.version, self._snapshot(game)
+
+        version, frame = await database_sync_to_async(read)()
+        await self.send_json(frame)
+        self.sent = version
+
+    # -- from the channel layer ---------------------------------------------------------------------
+    async def match_events(self, message):
+        """A committed batch: forward our frames in order; a gap or an unknown game means
+        something was lost, so read the rest from the database."""
+        frames = message["views"].get(self.color) or message["views"][ANYONE]
+        for (game, version, kind), frame in zip(message["index"], frames):
+            if game != self.game_id:
+                if game > self.game_id and kind == "game_start" and version == 1 and self.over:
+                    self.game_id, self.sent = game, 0  # the match's next game
+                elif game < self.game_id:
+                    continue  # an older game's late event (rematch offers): already read
+                else:
+                    await self._catch_up(self.sent)
+                    continue
+            if version <= self.sent:
+                continue  # sent already (a catch-up got there first)
+            if version != self.sent + 1:
+                await self._catch_up(self.sent)
+                continue
+            await self.send(text_data=frame)
+            self.sent = version
+            self.over = kind == "game_end"
+
+    over = False
+
+    async def delivery_check(self, message):
+        """The process's delivery check saw the database ahead of us."""
+        await self._catch_up(self.sent)
+
+    async def match_notice(self, message):
         data = message["data"]
         if data["t"] == "chat":
             room = ChatMessage.PLAYERS if self.color else ChatMessage.SPECTATORS
             if data["room"] != room:
                 return  # players never see the spectators' chat, nor spectators the players'
+        if data["t"] == "suspended" and data["d"].get("player") == self.player_id:
+            await self.send_json({"t": "suspended", "v": None, "d": data["d"]})
+            await self.close(code=SUSPENDED_CLOSE)
+            return
         await self.send_json({"t": data["t"], "v": None, "d": data["d"]})
 
-    # -- from the client -------------------------------------------------------------------------
-    async def handle(self, kind, data, version):
-        if kind in ACTIONS:
-            await self._action(kind, data, version)
-        elif kind == "chat":
-            await self._call("chat", services.chat_post, snapshot=False, match_id=self.match_id,
-                             player=FRESH, text=data.get("text"), _limit=self.chat_flood)
+    # -- from the client ---------------------------------------------------------------------------
+    async def handle(self, kind, data, version, game):
+        if kind == "ping":
+            await self._ping(data, version, game)
         elif kind == "resync":
             since = data.get("v")
             if since is not None and type(since) is not int:
                 await self.error("bad_version", "'v' must be an integer.", re=kind)
                 return
-            for message in await database_sync_to_async(self._catch_up)(since):
-                await self.send_json(message)
-        elif kind == "ping":
-            await self.send_json({"t": "pong", "v": None, "d": {}})
+            await self._catch_up(since, with_chat=True)
+        elif kind == "chat":
+            await self._call(kind, services.chat_post, snapshot=False, limit=self.chat_flood,
+                             match_id=self.match_id, player=None if self.player_id is None else "fresh",
+                             text=data.get("text"))
         elif kind in ("claim", "rematch", "leave"):
             if not self.color:
                 await self.error("spectator", "Spectators cannot do that.", re=kind)
                 return
-            fn = {"claim": services.match_claim, "rematch": services.match_rematch,
-                  "leave": services.match_leave}[kind]
-            await self._call(kind, fn, snapshot=False, match_id=self.match_id, player=FRESH)
+            service = {"claim": services.match_claim, "rematch": services.match_rematch,
+                       "leave": services.match_leave}[kind]
+            await self._call(kind, service, snapshot=False, match_id=self.match_id, player="fresh")
         else:
-            await self.error("unknown_type", f"Unknown message type {kind[:30]!r}.", re=kind[:30])
+            await self._action(kind, data, version, game)
 
-    def _run_service(self, service, kwargs):
-        """In the database thread: read the player afresh (a suspension takes effect at
-        once), then call the service. One thread hop per action."""
-        if kwargs.get("player") is FRESH:
-            kwargs["player"] = Player.objects.get(pk=self.player_id) if self.player_id else None
-        return service(**kwargs)
+    async def _ping(self, data, version, game):
+        """An idle ping carries the version the client holds: answer with what it misses."""
+        await self.send_json({"t": "pong", "v": None, "d": {"game": self.game_id, "v": self.sent}})
+        if type(version) is int and (game in (None, self.game_id)) and version < self.sent:
+            await self._catch_up(version)
+        elif type(game) is int and game < (self.game_id or 0):
+            await self._catch_up(None)
 
-    async def _action(self, kind, data, version):
+    async def _action(self, kind, data, version, game):
+        try:
+            spec = lookup(kind)
+        except UnknownAction:
+            await self.error("unknown_type", f"Unknown message type {kind!r}.", re=kind)
+            return
         if not self.color:
             await self.error("spectator", "Spectators cannot play.", re=kind)
             return
         if type(version) is not int:
             await self.error("bad_version", "Send the version you have seen as 'v'.", re=kind)
             return
-        if self.message_game is not None and self.message_game != self.game_id:
-            # Versions restart with each game: an action meant for the previous game is stale.
+        if game is not None and game != self.game_id:
+            # Versions restart with each game: an action meant for another game is stale.
             await self.error("stale_version", "That game is over; here is the current one.", re=kind)
-            await self.send_json(await database_sync_to_async(self._snapshot_message)())
+            await self._send_snapshot()
             return
-        service, fields = ACTIONS[kind]
-        kwargs = {}
-        for name in fields:
-            if name not in data:
-                await self.error("bad_message", f"'{kind}' needs 'd.{name}'.", re=kind)
-                return
-            kwargs[name] = data[name]
-        await self._call(kind, service, snapshot=True, game_id=self.game_id,
-                         player=FRESH, expected_version=version, **kwargs)
+        try:
+            fields = spec.take_fields(data)
+        except MissingField as exc:
+            await self.error("bad_message", f"'{kind}' needs 'd.{exc.field}'.", re=kind)
+            return
+        await self._call(kind, services.game_act, snapshot=True, game_id=self.game_id, player=self.player_id,
+                         action=spec.name, expected_version=version, **fields)
 
-    async def _call(self, kind, service, *, snapshot, _limit=None, **kwargs):
-        if _limit is not None and not _limit.hit():
+    def _run(self, service, kwargs):
+        """In the database thread. "fresh" is the socket's player read now (a suspension
+        takes effect at once); game actions read the seat's player under the lock."""
+        if kwargs.get("player") == "fresh":
+            kwargs["player"] = Player.objects.get(pk=self.player_id)
+        return service(**kwargs)
+
+    async def _call(self, kind, service, *, snapshot, limit=None, **kwargs):
+        if limit is not None and not limit.hit():
             await self.error("rate_limited", "Slow down: too many messages.", re=kind)
             return
         try:
-            await database_sync_to_async(self._run_service)(service, kwargs)
+            await database_sync_to_async(self._run)(service, kwargs)
         except (ServiceError, EngineError) as exc:
             await self.error(exc.code, exc.message, re=kind)
             if snapshot:
-                await self.send_json(await database_sync_to_async(self._snapshot_message)())
+                await self._send_snapshot()
 
 
 class LobbyConsumer(_Base):
-    """The live list of open matches and games in progress."""
+    """The live list of open matches and games in progress, numbered like game events."""
+
+    version = 0
 
     async def connect(self):
-        attach_loop(asyncio.get_running_loop())
         await self.accept()
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        await self.send_json({"t": "lobby", "v": None, "d": await database_sync_to_async(self._lobby)()})
+        await self._send_lobby()
+        delivery.watch_lobby(self)
 
-    def _lobby(self) -> dict:
-        return {
+    def _lobby(self) -> tuple:
+        version = lobby_version()
+        return version, {
             "open": [selectors.match_dict(m) for m in selectors.open_matches()[:100]],
-            "live": [selectors.match_dict(m) for m in selectors.live_matches().select_related("white", "black")[:100]],
+            "live": [selectors.match_dict(m) for m in selectors.live_matches()[:100]],
         }
 
+    async def _send_lobby(self):
+        version, data = await database_sync_to_async(self._lobby)()
+        await self.send_json({"t": "lobby", "v": version, "d": data})
+        self.version = version
+
     async def disconnect(self, code):
+        delivery.unwatch(self)
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
     async def lobby_message(self, message):
         data = message["data"]
-        await self.send_json({"t": data["t"], "v": None, "d": data["d"]})
+        if data["v"] <= self.version:
+            return
+        if data["v"] != self.version + 1:
+            await self._send_lobby()  # one was lost: send the whole list again
+            return
+        await self.send_json({"t": data["t"], "v": data["v"], "d": data["d"]})
+        self.version = data["v"]
 
-    async def handle(self, kind, data, version):
+    async def delivery_check(self, message):
+        await self._send_lobby()
+
+    async def handle(self, kind, data, version, game):
         if kind == "ping":
-            await self.send_json({"t": "pong", "v": None, "d": {}})
+            await self.send_json({"t": "pong", "v": None, "d": {"v": self.version}})
+            if type(version) is int and version < self.version:
+                await self._send_lobby()
+        elif kind == "resync":
+            await self._send_lobby()
         else:
-            await self.error("unknown_type", "The lobby only answers 'ping'.", re=kind[:30])
+            await self.error("unknown_type", "The lobby answers 'ping' and 'resync'.", re=kind[:30])
 
-
-# -- the periodic sweep (clocks, abandoned matches), one task per server process -----------
-_sweeper = None
-
-
-def _start_sweeper() -> None:
-    global _sweeper
-    interval = getattr(settings, "GAMES_SWEEP_INTERVAL", 1.0)
-    if not interval or (_sweeper is not None and not _sweeper.done()):
-        return
-    _sweeper = asyncio.get_running_loop().create_task(_sweep_forever(interval))
-
-
-async def _sweep_forever(interval: float) -> None:
-    from .bots import runner
-
-    rounds = 0
-    while True:
-        try:
-            await database_sync_to_async(services.sweep)()
-            if rounds % 30 == 0:  # house bots whose turn was lost (a restart) play again
-                await database_sync_to_async(runner.resume_waiting)()
-        except Exception:  # keep sweeping; the next round retries
-            logger.exception("sweep failed")
-        rounds += 1
-        await asyncio.sleep(interval)

@@ -1,15 +1,22 @@
-"""Game events on the wire, and their broadcast after commit.
+"""What the services publish after a commit, built once, and each viewer's copy of it.
 
-Every accepted action appends :class:`~games.models.GameEvent` rows; the
-services call :func:`publish_on_commit` for each, and the listeners registered
-here receive the event only once the transaction has committed (never for a
-rolled-back action). The websocket layer registers its listener with
-:func:`add_listener`; tests register their own.
+An action's events are an explicit list: :class:`Envelope` (a stored ``GameEvent`` with
+the state after it and, on the last event of a game, the legal plays of the side on
+roll), gathered in a :class:`Batch` with what else the commit changed (the lobby entry,
+whose turn it is next). :func:`publish_on_commit` hands the batch to the listeners once
+the transaction commits (never for a rolled-back one); :func:`wire` is the one place that
+filters an envelope for a viewer. Catch-up after a reconnect or a lost message builds the
+same envelopes from the stored rows (:func:`envelope`), so live and replayed events are
+one shape.
+
+Listeners (registered in ``GamesConfig.ready``): ``games.realtime`` sends batches to the
+channel layer; ``games.tasks`` schedules house-bot turns and clock deadlines.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 
 from django.db import transaction
 
@@ -17,26 +24,62 @@ logger = logging.getLogger(__name__)
 
 _listeners: list = []
 
-
-def game_group(game_id: int) -> str:
-    """The channel-layer group of a game's sockets."""
-    return f"game.{game_id}"
+# Groups of the channel layer: one per match (every game of it, chat, presence), the lobby.
+LOBBY_GROUP = "lobby"
 
 
-def event_dict(event) -> dict:
-    """The wire envelope of a stored event: ``{"v", "t", "d", "game"}``."""
-    return {
-        "game": event.game_id,
-        "v": event.version,
-        "t": event.type,
-        "d": event.payload,
-        "actor": event.actor_id,
-        "at": event.created_at.isoformat() if event.created_at else None,
-    }
+def match_group(match_id: int) -> str:
+    return f"match.{match_id}"
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """One game event as it goes out: ``{"t", "v", "d", "game"}`` plus, when known, the
+    state after it and the legal plays of the side that must now move."""
+
+    game: int
+    v: int
+    t: str
+    d: dict
+    actor: int | None = None
+    at: str | None = None
+    state: dict | None = None
+    legal: list | None = None
+    legal_for: str | None = None  # the colour (or seat) the legal plays are for
+
+
+def envelope(row, *, state: dict | None = None, legal: list | None = None, legal_for: str | None = None) -> Envelope:
+    """The envelope of a stored ``GameEvent`` row."""
+    return Envelope(game=row.game_id, v=row.version, t=row.type, d=row.payload, actor=row.actor_id,
+                    at=row.created_at.isoformat() if row.created_at else None,
+                    state=state, legal=legal, legal_for=legal_for if legal is not None else None)
+
+
+def wire(env: Envelope, viewer: str | None) -> dict:
+    """``env`` as ``viewer`` (a colour, or None for a spectator) receives it: the legal
+    plays go only to the side that must play them."""
+    out = {"t": env.t, "v": env.v, "d": env.d, "game": env.game}
+    if env.state is not None:
+        out["state"] = env.state
+    if env.legal is not None and viewer is not None and viewer == env.legal_for:
+        out["legalMoves"] = env.legal
+    return out
+
+
+@dataclass
+class Batch:
+    """Everything one committed transaction publishes for one match."""
+
+    match: int
+    events: list = field(default_factory=list)  # Envelopes, in order (games in number order)
+    lobby: dict | None = None  # a lobby message, when the match's lobby entry changed
+    bot: tuple | None = None  # (game id, version, level) when a house bot must act next
+    deadline: tuple | None = None  # (game id, version, datetime) when a clock now runs
+    notices: list = field(default_factory=list)  # match messages: {"t", "d", ...} (chat, presence...)
 
 
 def add_listener(listener) -> None:
-    """Call ``listener(event_dict)`` for every event after its transaction commits."""
+    """Call ``listener(batch)`` for every :class:`Batch` after its transaction commits."""
     if listener not in _listeners:
         _listeners.append(listener)
 
@@ -46,50 +89,20 @@ def remove_listener(listener) -> None:
         _listeners.remove(listener)
 
 
-def publish_on_commit(event) -> dict:
-    """Send ``event`` to the listeners once the current transaction commits.
-
-    Returns the wire dict that will be sent, so the caller may still add
-    derived fields (the legal plays of the side on roll) before the commit.
-    """
-    data = event_dict(event)
-    _on_commit(data)
-    return data
+def dispatch(batch: Batch) -> None:
+    """Hand ``batch`` to every listener now (after the commit)."""
+    for listener in list(_listeners):
+        try:
+            listener(batch)
+        except Exception:  # a broken listener must not break the others
+            logger.exception("event listener %r failed for match %s", listener, batch.match)
 
 
-def publish_data_on_commit(data: dict) -> None:
-    """Send a wire dict that is not a stored game event (chat, presence, lobby)."""
-    _on_commit(data)
+def publish_on_commit(batch: Batch) -> None:
+    """Dispatch ``batch`` once the current transaction commits."""
+    transaction.on_commit(lambda: dispatch(batch))
 
 
-def _on_commit(data: dict) -> None:
-    def send():
-        for listener in list(_listeners):
-            try:
-                listener(data)
-            except Exception:  # a broken listener must not break the others
-                logger.exception("event listener %r failed for %r", listener, data.get("t"))
-
-    transaction.on_commit(send)
-
-
-def lobby_entry(match) -> dict | None:
-    """A lobby message for a match that opened, started, scored or ended (None for a
-    private match: it never appears in the lobby)."""
-    from .selectors import match_dict
-
-    if match.private:
-        return None
-    visible = match.status in ("open", "playing")
-    if visible and match.status == "playing" and not match.spectators_allowed:
-        visible = False
-    if visible:
-        return {"lobby": True, "t": "lobby_update", "d": match_dict(match)}
-    return {"lobby": True, "t": "lobby_remove", "d": {"id": match.pk}}
-
-
-def publish_match_on_commit(match) -> None:
-    """Tell the lobby about ``match`` after commit (never about a private match)."""
-    entry = lobby_entry(match)
-    if entry is not None:
-        _on_commit(entry)
+def notice_on_commit(match_id: int, message: dict) -> None:
+    """Publish a match message that is not a game event (chat, presence) after commit."""
+    publish_on_commit(Batch(match=match_id, notices=[message]))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from .engine import GameState, MatchRules, MatchState
 
@@ -98,6 +99,7 @@ class Match(models.Model):
     class Meta:
         verbose_name_plural = "matches"
         ordering = ["-created_at"]
+        permissions = [("view_any_match", "Can watch and export any match, private ones included")]
 
     def __str__(self) -> str:
         length = f"{self.length}-point" if self.length else "money"
@@ -226,13 +228,80 @@ class ChatMessage(models.Model):
 
 
 class Connection(models.Model):
-    """One open websocket on a match (presence, shared by every server process)."""
+    """One open websocket on a match (presence, shared by every server process).
+
+    The web process holding the socket refreshes ``seen_at`` (a heartbeat); a row whose
+    heartbeat stopped (its process died, or the socket's consumer crashed) is swept by the
+    workers, so presence heals by itself."""
 
     channel_name = models.CharField(max_length=200, unique=True)
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="connections")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
     role = models.CharField(max_length=10)  # white / black / spectator
     created_at = models.DateTimeField(auto_now_add=True)
+    seen_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+
+class Counter(models.Model):
+    """A named counter bumped inside transactions (the lobby's version)."""
+
+    name = models.CharField(max_length=30, primary_key=True)
+    value = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.name} = {self.value}"
+
+
+class Job(models.Model):
+    """A long background job (an analysis, say) with progress a page can show.
+
+    A worker reports ``progress`` (0..1) and ``message`` as it goes and refreshes
+    ``heartbeat_at``; a job whose worker died (no heartbeat) is retried or marked failed by
+    the periodic work, never left "running" (``games.jobs``)."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+    STATUSES = [(QUEUED, "Queued"), (RUNNING, "Running"), (DONE, "Done"), (FAILED, "Failed")]
+
+    kind = models.CharField(max_length=30)
+    key = models.CharField(max_length=100, db_index=True, help_text="What it works on, e.g. match:12.")
+    status = models.CharField(max_length=10, choices=STATUSES, default=QUEUED, db_index=True)
+    progress = models.FloatField(default=0.0)
+    message = models.CharField(max_length=200, blank=True)
+    error = models.TextField(blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    params = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.key} ({self.status}, {self.progress:.0%})"
+
+
+class PeriodicRun(models.Model):
+    """One run of a periodic task: the unique (name, period) row is how exactly one worker
+    claims each period, whatever the number of workers."""
+
+    name = models.CharField(max_length=50)
+    period = models.BigIntegerField(help_text="Seconds since the epoch, divided by the task's interval.")
+    worker = models.CharField(max_length=100)
+    ran_at = models.DateTimeField(auto_now_add=True)
+    result = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["name", "period"], name="unique_periodic_run")]
+        indexes = [models.Index(fields=["name", "-period"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} #{self.period} by {self.worker}"
 
 
 # -- the bot API: agents, house bots and the matchmaking queue ------------------------------

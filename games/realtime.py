@@ -1,73 +1,77 @@
-"""The bridge from committed events to the channel layer.
+"""The bridge from committed batches (``games.events``) to the channel layer.
 
-Registered as an events listener in ``GamesConfig.ready``: every event the
-services publish after commit is sent to its group — game events to the
-game's group, chat/presence/rematch messages to the match's group, lobby
-updates to the lobby. Each socket then filters what it forwards to its viewer.
+Registered as an events listener in ``GamesConfig.ready``. A batch's game events go to
+the match's group as **one** message holding each viewer's frames already serialised
+(:func:`views`: the side that must play gets the legal plays, everyone else the same
+frames without them), so a socket forwards text it did not have to build; chat and
+presence notices go to the same group; lobby messages to the lobby group.
+
+The layer is ``games.layers.FanoutLayer`` (in-process groups, plus a bus to the other
+processes); any Channels layer works. Sending never blocks the committing thread: the
+layer's thread-safe entry point hands the message to the event loop (or, in a process
+without one, such as a worker, publishes it on the bus directly).
 """
 
 from __future__ import annotations
 
-import asyncio
+import json
 import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from .events import game_group
+from .events import LOBBY_GROUP, Batch, match_group, wire
 
 logger = logging.getLogger(__name__)
 
-LOBBY_GROUP = "lobby"
+ANYONE = "*"  # the frames of every viewer the legal plays are not for
 
 
-def match_group(match_id: int) -> str:
-    return f"match.{match_id}"
+def _dumps(data: dict) -> str:
+    return json.dumps(data, separators=(",", ":"))
 
 
-def route(data: dict) -> tuple:
-    """``(group, channel message)`` for a published wire dict."""
-    if data.get("lobby"):
-        return LOBBY_GROUP, {"type": "lobby.message", "data": data}
-    if "v" in data and "game" in data:
-        return game_group(data["game"]), {"type": "game.event", "data": data}
-    return match_group(data["match"]), {"type": "match.message", "data": data}
+def views(events: list) -> dict:
+    """``{viewer: [frame text, ...]}``: ``"*"`` for everyone, plus one list per colour that
+    must play (the same frames, its legal plays added). Built once per batch."""
+    out = {ANYONE: [_dumps(wire(env, None)) for env in events]}
+    for color in {env.legal_for for env in events if env.legal_for}:
+        out[color] = [_dumps(wire(env, color)) for env in events]
+    return out
 
 
-# In a server process the broadcast is handed to one sender task on the event loop: the
-# database thread that committed does not wait for the channel layer, and one sender keeps
-# the events in commit order.
-_loop = None
-_queue = None
+def messages(batch: Batch) -> list:
+    """``[(group, channel message)]`` for a batch."""
+    out = []
+    if batch.events:
+        out.append((match_group(batch.match), {
+            "type": "match.events",
+            "index": [[env.game, env.v, env.t] for env in batch.events],
+            "views": views(batch.events),
+        }))
+    for notice in batch.notices:
+        out.append((match_group(batch.match), {"type": "match.notice", "data": notice}))
+    if batch.lobby is not None:
+        out.append((LOBBY_GROUP, {"type": "lobby.message", "data": batch.lobby}))
+    return out
 
 
-def attach_loop(loop) -> None:
-    """Send broadcasts from ``loop`` (the server's event loop; consumers call this)."""
-    global _loop, _queue
-    if _loop is loop:
-        return
-    _queue = asyncio.Queue()
-    _loop = loop
-    loop.create_task(_sender(_queue))
-
-
-async def _sender(queue) -> None:
+def broadcast(batch: Batch) -> None:
+    """Events listener: send a committed batch to its groups."""
     layer = get_channel_layer()
-    while True:
-        group, message = await queue.get()
-        try:
-            await layer.group_send(group, message)
-        except Exception:  # keep sending the others
-            logger.exception("group_send to %s failed", group)
-
-
-def broadcast(data: dict) -> None:
-    """Events listener: send ``data`` to its group (called after commit, in sync code)."""
-    group, message = route(data)
-    loop, queue = _loop, _queue
-    if loop is not None and loop.is_running() and not loop.is_closed():
-        loop.call_soon_threadsafe(queue.put_nowait, (group, message))
+    if layer is None:
         return
-    layer = get_channel_layer()
-    if layer is not None:
+    for group, message in messages(batch):
+        send_group(layer, group, message)
+
+
+def send_group(layer, group: str, message: dict) -> None:
+    """``group_send`` from any thread, without waiting for it."""
+    threadsafe = getattr(layer, "group_send_threadsafe", None)
+    if threadsafe is not None:
+        threadsafe(group, message)
+        return
+    try:
         async_to_sync(layer.group_send)(group, message)
+    except Exception:  # at most once: the clients' idle ping recovers what is lost
+        logger.exception("group_send to %s failed", group)

@@ -8,136 +8,40 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from .engine import CUBE_OFFERED, MOVE, OVER, RESIGN_OFFERED, other
-from .engine.gnubgid import match_id, position_id
-from .events import event_dict
+from .engine import other
+from .events import envelope, wire
 from .models import Game, GameEvent, Match, Player
-from .services.clock import clock_dict
+from .serializers import (  # noqa: F401 - the serialisers, re-exported for readers of selectors
+    RESIGN_NAMES,
+    game_snapshot,
+    legal_moves,
+    match_dict,
+    player_dict,
+    position_ids,
+    score_at_start,
+    state_summary,
+)
 
-RESIGN_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
-
-
-def player_dict(player: Player | None) -> dict | None:
-    if player is None:
-        return None
-    return {
-        "id": player.pk,
-        "name": player.display_name,
-        "rating": round(player.rating, 1),
-        "isBot": player.is_bot,
-    }
-
-
-def match_dict(match: Match) -> dict:
-    return {
-        "id": match.pk,
-        "status": match.status,
-        "length": match.length,
-        "white": player_dict(match.white),
-        "black": player_dict(match.black),
-        "score": [match.white_score, match.black_score],
-        "crawfordGame": match.crawford_game,
-        "postCrawford": match.crawford_done and not match.crawford_game,
-        "rules": match.rules().to_dict(),
-        "private": match.private,
-        "spectatorsAllowed": match.spectators_allowed,
-        "rated": match.rated,
-        "winner": match.color_of(match.winner_id) if match.winner_id else None,
-        "endReason": match.end_reason,
-    }
-
-
-def position_ids(state, *, length: int = 0, score: tuple = (0, 0)) -> dict:
-    """GNU Backgammon's Position ID, Match ID and ``posid:matchid`` of a state within
-    its match (``length`` 0 for money, ``score`` as (white, black) at the game's start)."""
-    pos = state.position
-    if state.phase == OVER:
-        reason = state.result.reason if state.result else ""
-        game_state = {"resign": 3, "drop": 4}.get(reason, 2)
-    else:
-        game_state = 1
-    dice = tuple(sorted(state.dice, reverse=True)) if state.dice else (0, 0)
-    mid = match_id(
-        cube_value=state.cube_value,
-        cube_owner=state.cube_owner,
-        on_roll=pos.turn,
-        crawford=state.rules.crawford_game,
-        game_state=game_state,
-        turn=state.actor or pos.turn,
-        double_offered=state.phase == CUBE_OFFERED,
-        resign_offered=state.resign_offer[1] if state.phase == RESIGN_OFFERED and state.resign_offer else 0,
-        dice=dice,
-        match_length=length,
-        score=score,
-    )
-    pid = position_id(pos)
-    return {"positionId": pid, "matchId": mid, "gnubgId": f"{pid}:{mid}"}
-
-
-def game_snapshot(game: Game, viewer_color: str | None = None) -> dict:
-    """Everything a client needs to draw the game, for a player or a spectator.
-
-    Legal plays are included for the side on roll (the client never computes
-    rules). The dice seed appears only once the game is over.
-    """
-    state = game.game_state()
-    match = game.match
-    pos = state.position
-    snapshot = {
-        "game": game.pk,
-        "match": match_dict(match),
-        "number": game.number,
-        "version": game.version,
-        "status": game.status,
-        "phase": state.phase,
-        "turn": pos.turn,
-        "actor": state.actor,
-        "you": viewer_color,
-        **pos.to_dict(),
-        "pips": {"white": pos.pip_count("white"), "black": pos.pip_count("black")},
-        "dice": list(state.dice) if state.dice else None,
-        "cube": {
-            "value": state.cube_value,
-            "owner": state.cube_owner,
-            "enabled": state.rules.cube_in_play,
-            "canDouble": bool(viewer_color) and state.can_double(viewer_color),
-            "canBeaver": bool(viewer_color) and state.can_beaver(viewer_color),
-            "canRaccoon": bool(viewer_color) and state.can_raccoon(viewer_color),
-        },
-        "resignOffer": (
-            {"by": state.resign_offer[0], "level": state.resign_offer[1],
-             "name": RESIGN_NAMES[state.resign_offer[1]]}
-            if state.resign_offer else None
-        ),
-        "legalMoves": [p.to_list() for p in state.legal_plays()] if state.phase == MOVE else [],
-        "lastTurn": (
-            {"color": state.last_mover, "moves": [s.to_dict() for s in state.last_play]}
-            if state.last_mover else None
-        ),
-        "result": state.result.to_dict() if state.result else None,
-        "diceCommitment": game.dice_commitment,
-        "diceSeed": game.dice_seed if game.status == Game.FINISHED else None,
-        **position_ids(state, length=match.length, score=score_at_start(game, match)),
-        "clock": clock_dict(game, match),
-    }
-    return snapshot
-
-
-def score_at_start(game: Game, match: Match) -> tuple:
-    """The match score when ``game`` started (its own points not yet added)."""
-    if game.status != Game.FINISHED or not game.winner_color:
-        return (match.white_score, match.black_score)
-    white, black = match.white_score, match.black_score
-    if game.winner_color == "white":
-        white -= game.points
-    else:
-        black -= game.points
-    return (white, black)
-
+VIEW_ANY = "games.view_any_match"  # the staff permission to watch any match, private included
 
 def events_since(game: Game, version: int) -> list:
-    """The wire events of ``game`` after ``version``, in order."""
-    return [event_dict(e) for e in GameEvent.objects.filter(game=game, version__gt=version).order_by("version")]
+    """The envelopes of ``game``'s events after ``version``, in order; the last one carries
+    the current state and the legal plays (as a live event would)."""
+    # Only up to the game row as read: a commit after that read would bring events newer than
+    # the state the last one is given (and its legal plays); they come with their own batch.
+    rows = list(GameEvent.objects.filter(game_id=game.pk, version__gt=version, version__lte=game.version)
+                .order_by("version"))
+    out = [envelope(row) for row in rows]
+    if out:
+        state = game.game_state()
+        legal_for, legal = legal_moves(state)
+        out[-1] = envelope(rows[-1], state=state_summary(game, game.match, state), legal=legal, legal_for=legal_for)
+    return out
+
+
+def catch_up(game: Game, since: int, viewer: str | None) -> list:
+    """What ``viewer`` is missing after ``since``: the wire events (see :func:`events_since`)."""
+    return [wire(env, viewer) for env in events_since(game, since)]
 
 
 def current_game(match: Match) -> Game | None:
@@ -180,20 +84,42 @@ def viewer_color(match: Match, player: Player | None) -> str | None:
     return match.color_of(player) if player is not None else None
 
 
-def may_watch(match: Match, player: Player | None) -> bool:
-    """The websocket's rule for pages: players, and spectators the match lets in."""
+def can_view(match: Match, player: Player | None, user=None) -> bool:
+    """The one rule of who may see a match (its pages, games, export, dice, socket, JSON):
+    its players; staff holding the ``view_any_match`` permission; and spectators where the
+    match lets them in: logged-in users when it allows spectators, visitors who are not
+    logged in when it also allows anonymous spectators. A suspended player sees nothing.
+    Everyone else gets a 404 that does not confirm the match exists."""
     if player is not None and player.suspended:
         return False
     if player is not None and match.color_of(player):
+        return True
+    if user is not None and getattr(user, "is_authenticated", False) and user.has_perm(VIEW_ANY):
         return True
     if player is not None:
         return match.spectators_allowed
     return match.spectators_allowed and match.anonymous_spectators
 
 
+# Kept under its old name for the socket and pages that ask "may this viewer watch?".
+may_watch = can_view
+
+
+def viewable_matches(queryset, player: Player | None, user=None):
+    """``queryset`` narrowed to the matches :func:`can_view` lets ``player`` see."""
+    if user is not None and getattr(user, "is_authenticated", False) and user.has_perm(VIEW_ANY):
+        return queryset
+    if player is not None and player.suspended:
+        return queryset.none()
+    if player is None:
+        return queryset.filter(spectators_allowed=True, anonymous_spectators=True)
+    return queryset.filter(Q(white=player) | Q(black=player) | Q(spectators_allowed=True))
+
+
 def game_history(game: Game) -> list:
     """The wire events of ``game`` from its start (``t``, ``v``, ``d``, ``game``), for the move list."""
-    return [{"t": e["t"], "v": e["v"], "d": e["d"], "game": e["game"]} for e in events_since(game, 0)]
+    return [{"t": row.type, "v": row.version, "d": row.payload, "game": row.game_id}
+            for row in GameEvent.objects.filter(game_id=game.pk).order_by("version")]
 
 
 def match_status(match: Match) -> dict:

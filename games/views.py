@@ -1,8 +1,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
@@ -26,11 +25,19 @@ def _json_error(status, code, message):
     return JsonResponse({"error": {"code": code, "message": message}}, status=status)
 
 
+def _can_view(request, match) -> bool:
+    return selectors.can_view(match, _player(request), request.user)
+
+
+def _not_found(kind="match"):
+    return _json_error(404, f"{kind}_not_found", f"There is no such {kind}.")
+
+
 def game_verify(request, game_id):
     """``GET /games/<id>/verify/``: the dice check of a finished game (409 while it is played)."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        return _json_error(404, "game_not_found", f"There is no game {game_id}.")
+    game = Game.objects.select_related("match").filter(pk=game_id).first()
+    if game is None or not _can_view(request, game.match):
+        return _not_found("game")
     try:
         return JsonResponse(verify_game(game))
     except ServiceError as exc:
@@ -40,8 +47,8 @@ def game_verify(request, game_id):
 def match_export_mat(request, match_id):
     """``GET /matches/<id>/export.mat``: the match as a Jellyfish .mat file (GNU Backgammon imports it)."""
     match = Match.objects.select_related("white", "black").filter(pk=match_id).first()
-    if match is None:
-        return _json_error(404, "match_not_found", f"There is no match {match_id}.")
+    if match is None or not _can_view(request, match):
+        return _not_found()
     try:
         text = match_to_mat(match)
     except ValueError as exc:
@@ -117,6 +124,8 @@ def match_waiting(request, match_id):
     """``GET /matches/<id>/``: the waiting room with the invite link; a started match goes to its game."""
     match = get_object_or_404(Match.objects.select_related("white", "black"), pk=match_id)
     player = _player(request)
+    if not _can_view(request, match):
+        raise Http404("No such match.")
     status = selectors.match_status(match)
     if match.status != Match.OPEN and status["game"]:
         return redirect("game_page", game_id=status["game"])
@@ -129,8 +138,8 @@ def match_waiting(request, match_id):
 def match_status_json(request, match_id):
     """``GET /matches/<id>/status.json``: what the waiting room polls."""
     match = Match.objects.filter(pk=match_id).first()
-    if match is None:
-        return _json_error(404, "match_not_found", f"There is no match {match_id}.")
+    if match is None or not _can_view(request, match):
+        return _not_found()
     return JsonResponse(selectors.match_status(match))
 
 
@@ -185,8 +194,8 @@ def play_computer(request):
 def _watchable_game(request, game_id):
     game = get_object_or_404(Game.objects.select_related("match", "match__white", "match__black"), pk=game_id)
     player = _player(request)
-    if not selectors.may_watch(game.match, player):
-        raise PermissionDenied("This match does not allow spectators.")
+    if not selectors.can_view(game.match, player, request.user):
+        raise Http404("No such game.")  # the same answer as for a game that does not exist
     return game, player
 
 
@@ -212,10 +221,8 @@ def game_replay(request, game_id):
 def game_replay_json(request, game_id):
     """``GET /games/<id>/replay.json``: every event with the position after it (finished games)."""
     game = Game.objects.select_related("match").filter(pk=game_id).first()
-    if game is None:
-        return _json_error(404, "game_not_found", f"There is no game {game_id}.")
-    if not selectors.may_watch(game.match, _player(request)):
-        return _json_error(403, "spectator", "This match does not allow spectators.")
+    if game is None or not _can_view(request, game.match):
+        return _not_found("game")
     if game.status != Game.FINISHED:
         return _json_error(409, "game_not_over", "A game can be replayed once it is over.")
     return JsonResponse({"game": game.pk, "match": selectors.match_dict(game.match),
@@ -226,7 +233,8 @@ def player_profile(request, player_id):
     """``GET /players/<id>/``: rating and finished matches, with replay and export links."""
     player = get_object_or_404(Player, pk=player_id)
     history = []
-    for match in selectors.match_history(player)[:100]:
+    visible = selectors.viewable_matches(selectors.match_history(player), _player(request), request.user)
+    for match in visible[:100]:
         history.append({"match": match, "games": list(match.games.order_by("number").values_list("pk", flat=True)),
                         "color": match.color_of(player)})
     return render(request, "profile.html", {"profile": player, "history": history})

@@ -22,11 +22,19 @@ def chromium_path():
     return require_chromium()
 
 
-@pytest.fixture(autouse=True)
-def _fresh_house_bot_cache():
-    """The bot runner remembers which games have a house bot; test databases reuse ids."""
-    from games.bots import runner
+@pytest.fixture(scope="session", autouse=True)
+def _in_process_layer_and_tasks():
+    """Tests that run the site in this process: a channel layer with no bus (nothing leaves
+    the process), and tasks run inline when queued (a house bot answers before the action
+    that woke it returns; scheduled tasks wait in memory). Tests of real workers start
+    their own processes with their own settings."""
+    from channels.layers import channel_layers
+    from huey.contrib.djhuey import HUEY
 
-    runner._bot_games.clear()
+    from games.layers import FanoutLayer
+
+    channel_layers.set("default", FanoutLayer())
+    previous = HUEY.immediate
+    HUEY.immediate = True
     yield
-    runner._bot_games.clear()
+    HUEY.immediate = previous

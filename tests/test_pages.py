@@ -94,10 +94,11 @@ def test_game_page_boots_with_the_viewers_snapshot_and_the_history(client, alice
 
 def test_spectators_only_where_the_match_allows_them(client, alice, bob):
     game = _started(alice, bob, spectators_allowed=False)
-    assert client.get(f"/games/{game.pk}/").status_code == 403
+    # Outsiders get the answer a game that does not exist gets (nothing confirms it exists).
+    assert client.get(f"/games/{game.pk}/").status_code == 404
     carol = services.player_register(username="carol", password="correct horse 3")
-    assert login(client, carol).get(f"/games/{game.pk}/").status_code == 403
-    assert client.get(f"/games/{game.pk}/replay.json").status_code == 403
+    assert login(client, carol).get(f"/games/{game.pk}/").status_code == 404
+    assert client.get(f"/games/{game.pk}/replay.json").status_code == 404
 
 
 def test_replay_json_only_once_the_game_is_over(client, alice, bob):

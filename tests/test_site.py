@@ -104,21 +104,19 @@ def test_allowed_hosts_and_csrf_origins_from_env():
     assert values == [["a.example", "b.example", "testserver"], ["https://a.example"]]
 
 
-def test_in_memory_channel_layer_by_default():
-    layers = print_setting("settings.CHANNEL_LAYERS")
-    assert layers["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+def test_the_embedded_layer_by_default_with_a_bus_beside_the_database(tmp_path):
+    layers = print_setting("settings.CHANNEL_LAYERS", SQLITE_PATH=str(tmp_path / "db.sqlite3"))
+    assert layers["default"]["BACKEND"] == "games.layers.FanoutLayer"
+    assert layers["default"]["CONFIG"]["bus"] == f"unix:{tmp_path / 'db.sqlite3'}.bus"
     assert layers["default"]["CONFIG"]["capacity"] > 100
 
 
-def test_redis_url_switches_channel_layer():
-    layers = print_setting("settings.CHANNEL_LAYERS", REDIS_URL="redis://127.0.0.1:6379/3")
-    default = layers["default"]
-    assert default["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    assert default["CONFIG"]["hosts"] == [
-        {"address": "redis://127.0.0.1:6379/3", "socket_timeout": None, "max_connections": 1000}
-    ]
-    assert default["CONFIG"]["capacity"] == 10000
-    assert default["CONFIG"]["expiry"] == 60
+def test_redis_url_switches_the_bus_and_the_task_queue():
+    layers, huey = print_setting("[settings.CHANNEL_LAYERS, settings.HUEY]", REDIS_URL="redis://127.0.0.1:6379/3")
+    assert layers["default"]["BACKEND"] == "games.layers.FanoutLayer"
+    assert layers["default"]["CONFIG"]["bus"] == "redis://127.0.0.1:6379/3"
+    assert huey["huey_class"] == "huey.PriorityRedisHuey" and huey["connection"]["url"] == "redis://127.0.0.1:6379/3"
+    assert print_setting("settings.HUEY['huey_class']") == "huey.SqliteHuey"
 
 
 def test_sqlite_by_default_and_sqlite_path_override(tmp_path):
@@ -138,7 +136,15 @@ def test_database_url_switches_to_postgres():
     assert db["ENGINE"] == "django.db.backends.postgresql"
     assert db["NAME"] == "backgammon"
     assert db["HOST"] == "db.invalid"
-    assert db["CONN_MAX_AGE"] > 0
+    # No connection kept per thread (ASGI): a bounded pool per process instead.
+    assert db["CONN_MAX_AGE"] == 0
+    assert db["OPTIONS"]["pool"]["max_size"] == 12
+
+
+def test_pool_size_from_env():
+    db = print_setting("settings.DATABASES['default']['OPTIONS']['pool']['max_size']",
+                       DATABASE_URL="postgres://someone:pw@db.invalid:5432/backgammon", DJANGO_DB_POOL_SIZE="3")
+    assert db == 3
 
 
 def test_asgi_application_routes_http_and_websocket():

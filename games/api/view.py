@@ -25,9 +25,11 @@ SEED_FIELDS = ("you", "yourColor", "board", "whiteBar", "blackBar", "whiteOff", 
                "legalMoves", "currentPlayer", "isYourTurn", "lastTurn")
 
 
-def load_match(match_id) -> Match:
+def load_match(match_id, player=None) -> Match:
+    """The match, if ``player`` may see it (``selectors.can_view``); 404 otherwise, the same
+    answer as for a match that does not exist."""
     match = Match.objects.select_related("white", "black").filter(pk=match_id).first()
-    if match is None:
+    if match is None or (player is not None and not selectors.can_view(match, player)):
         raise ApiError(404, "match_not_found", f"There is no match {match_id}.")
     return match
 

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.db import close_old_connections
 from django.db.models import Q
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
-from .. import services
-from ..events import game_group
+from .. import actions, services
+from ..events import match_group
+from ..jsonsafe import BadInput, parse
 from ..models import Match
 from . import auth, guide, ratelimit
 from .errors import REFUSALS, ApiError, error_response, response_for
@@ -53,7 +54,8 @@ def api(*methods):
 
 
 def read_json(request, allowed: tuple) -> dict:
-    """The request's JSON object body (400 ``bad_json``/``bad_body``/``unknown_field``, 413 ``too_large``)."""
+    """The request's JSON object body, parsed with limits (``games.jsonsafe``): 400
+    ``bad_json``/``too_deep``/``bad_text``/``bad_body``/``unknown_field``, 413 ``too_large``."""
     try:
         declared = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
@@ -61,17 +63,17 @@ def read_json(request, allowed: tuple) -> dict:
     if declared > MAX_BODY:
         raise ApiError(413, "too_large", f"A request body may be at most {MAX_BODY} bytes.")
     body = request.body
-    if len(body) > MAX_BODY:
-        raise ApiError(413, "too_large", f"A request body may be at most {MAX_BODY} bytes.")
     try:
-        data = json.loads(body.decode("utf-8")) if body.strip() else None
-    except (ValueError, UnicodeDecodeError):
-        raise ApiError(400, "bad_json", "The body is not valid JSON.") from None
+        data = parse(body, max_bytes=MAX_BODY) if body.strip() else None
+    except BadInput as exc:
+        status = 413 if exc.code == "too_large" else 400
+        message = f"A request body may be at most {MAX_BODY} bytes." if exc.code == "too_large" else exc.message
+        raise ApiError(status, exc.code, message) from None
     if not isinstance(data, dict):
         raise ApiError(400, "bad_body", "The body must be a JSON object.")
     unknown = sorted(set(data) - set(allowed))
     if unknown:
-        raise ApiError(400, "unknown_field", f"Unknown field {unknown[0][:40]!r}; allowed: {', '.join(allowed)}.")
+        raise ApiError(400, "unknown_field", f"Unknown field {str(unknown[0])[:40]!r}; allowed: {', '.join(allowed)}.")
     return data
 
 
@@ -163,9 +165,24 @@ def _number(request, name, *, low, high, integer):
     return value
 
 
+def releasing(fn):
+    """Run ``fn`` and give its database connection back at once (the long poll reads the
+    database every second for up to 30 s: it must not hold a pooled connection meanwhile)."""
+
+    @functools.wraps(fn)
+    def inner(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return inner
+
+
+@releasing
 def _view_now(match_id, player) -> tuple:
     """``(view, current game id)``, read afresh from the database."""
-    match = load_match(match_id)
+    match = load_match(match_id, player)
     view = agent_view(match, player)
     game, _ = current(match)
     return view, game.pk
@@ -185,7 +202,7 @@ async def match_detail(request, match_id):
     try:
         wait = _number(request, "wait", low=0, high=MAX_WAIT, integer=False) or 0
         since = _number(request, "since", low=0, high=2**31, integer=True)
-        player = await sync_to_async(auth.agent_player)(request)
+        player = await sync_to_async(releasing(auth.agent_player))(request)
         view, game_id = await sync_to_async(_view_now)(match_id, player)
         layer = get_channel_layer()
         if since is None or not wait or view["version"] > since or layer is None:
@@ -195,82 +212,92 @@ async def match_detail(request, match_id):
         return response_for(exc)
 
 
+POLL_EVERY = 1.0  # seconds between two reads of the database while waiting
+
+
+@releasing
+def _version_now(match_id) -> int:
+    """The match-wide version: the cheap check between two waits."""
+    match = Match.objects.filter(pk=match_id).first()
+    game, offset = current(match)
+    return offset + game.version
+
+
 async def _long_poll(layer, match_id, player, since: int, wait: float, game_id: int) -> dict:
+    """Wait for the match to pass ``since``: woken by the match's group on the channel layer,
+    and reading the database every second whatever the layer does (a lost message, a Redis
+    outage), so an agent is never left waiting on an event that will not come."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + wait
-    channel = await layer.new_channel()
-    group = game_group(game_id)
-    await layer.group_add(group, channel)
+    group = match_group(match_id)
+    try:
+        channel = await layer.new_channel()
+        await layer.group_add(group, channel)
+    except Exception:  # no layer to listen on: poll the database only
+        channel = None
     try:
         while True:
             # Read after subscribing (and after every wake-up): nothing published between
             # the first read and the subscription is lost.
-            view, now_game = await sync_to_async(_view_now)(match_id, player)
-            if view["version"] > since:
-                return view
-            if now_game != game_id:  # the match went on to its next game: follow it
-                await layer.group_discard(group, channel)
-                game_id, group = now_game, game_group(now_game)
-                await layer.group_add(group, channel)
-                continue
+            version = await sync_to_async(_version_now)(match_id)
             remaining = deadline - loop.time()
-            if remaining <= 0:
+            if version > since or remaining <= 0:
+                view, _ = await sync_to_async(_view_now)(match_id, player)
                 return view
+            step = min(remaining, POLL_EVERY)
             try:
-                await asyncio.wait_for(layer.receive(channel), timeout=remaining)
+                if channel is not None:
+                    await asyncio.wait_for(layer.receive(channel), timeout=step)
+                else:
+                    await asyncio.sleep(step)
             except asyncio.TimeoutError:
                 pass
+            except Exception:  # the layer failed: poll the database from now on
+                channel = None
     finally:
-        await layer.group_discard(group, channel)
-
-
-ACTIONS = {
-    "move": services.game_move,
-    "roll": services.game_roll,
-    "double": services.game_double,
-    "take": services.game_take,
-    "drop": services.game_drop,
-    "beaver": services.game_beaver,
-    "raccoon": services.game_raccoon,
-    "resign": services.game_resign,
-    "accept": services.game_resign_accept,
-    "reject": services.game_resign_reject,
-}
+        if channel is not None:
+            try:
+                await layer.group_discard(group, channel)
+            except Exception:
+                pass
 
 
 @api("POST")
 def match_actions(request, match_id):
     """``POST /api/matches/<id>/actions``: one action; answers the new agent view."""
     player = auth.agent_player(request)
-    data = read_json(request, ("type", "moves", "version"))
+    data = read_json(request, ("type", "moves", "version", "level"))
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in ACTIONS:
-        raise ApiError(400, "bad_action", f"'type' must be one of {', '.join(ACTIONS)}.")
-    if "moves" in data and kind != "move":
-        raise ApiError(400, "unknown_field", f"'moves' belongs to a 'move' action, not {kind!r}.")
-    kwargs = {}
-    if kind == "move":
-        moves = data.get("moves")
-        if not isinstance(moves, list):
-            raise ApiError(400, "bad_moves", "'moves' must be a list of steps like {\"from\": 24, \"to\": 20} "
-                           "(an empty list passes when no move is possible).")
-        kwargs["moves"] = moves
+    try:
+        spec = actions.lookup(kind)
+    except actions.UnknownAction:
+        raise ApiError(400, "bad_action", f"'type' must be one of {', '.join(actions.api_names())}.") from None
+    for name in ("moves", "level"):
+        if name in data and name not in spec.fields:
+            raise ApiError(400, "unknown_field", f"'{name}' does not belong to a {kind!r} action.")
+    if spec.name == "move" and not isinstance(data.get("moves"), list):
+        raise ApiError(400, "bad_moves", "'moves' must be a list of steps like {\"from\": 24, \"to\": 20} "
+                       "(an empty list passes when no move is possible).")
+    try:
+        fields = spec.take_fields(data)
+    except actions.MissingField as exc:
+        raise ApiError(400, "missing_field", f"'{exc.field}' is required for a {kind!r} action.") from None
     version = data.get("version")
     if version is not None and (type(version) is not int or version < 0):
         raise ApiError(400, "bad_version", "'version' must be a non-negative integer.")
-    match = load_match(match_id)
+    match = load_match(match_id, player)
     seat(match, player)
     if match.status in (Match.FINISHED, Match.ABORTED):
         raise ApiError(409, "match_over", "This match is over.")
     game, offset = current(match)
     expected = game_version_for(version, game, offset) if version is not None else None
     try:
-        ACTIONS[kind](game_id=game.pk, player=player, expected_version=expected, **kwargs)
+        services.game_act(game_id=game.pk, player=player, action=spec.name, expected_version=expected, **fields)
     except REFUSALS as exc:
         if getattr(exc, "code", None) == "stale_version":  # lost a race after our own check
             raise ApiError(409, "stale_version", "The match has moved on: fetch it and decide again.") from None
         raise
-    return JsonResponse(agent_view(load_match(match_id), player))
+    return JsonResponse(agent_view(load_match(match_id, player), player))
 
 
 # -- documentation ---------------------------------------------------------------------------------

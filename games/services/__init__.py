@@ -1,10 +1,13 @@
 """The single write path of the site.
 
-Consumers, views, the bot API, admin actions and bots all call these functions;
-nothing else writes game state. Each function is one transaction with the
-match and game rows locked, raises a typed error (``games.errors`` or the
-engine's) with a stable code when it refuses, and publishes its events only
-after commit (``games.events``).
+Consumers, views, the bot API, admin actions, tasks and bots all call these functions;
+nothing else writes game state. Each function is one transaction with the match row
+locked (the lock order is in ``services.lifecycle``), raises a typed error
+(``games.errors`` or the engine's) with a stable code when it refuses, and publishes its
+events only after commit (``games.events``).
+
+Every player action in a game goes through :func:`game_act` (``action`` is a name from
+``games.actions``); ``game_move``, ``game_roll``... are the same call with the name filled in.
 """
 
 from .agents import (
@@ -12,46 +15,38 @@ from .agents import (
     house_bot,
     house_bot_level,
     match_vs_bot,
+    queue_expire,
     queue_join,
     queue_leave,
     queue_status,
 )
 from .dice import dice_for, use_dice
-from .games import (
-    game_abort,
-    game_beaver,
-    game_double,
-    game_drop,
-    game_move,
-    game_raccoon,
-    game_resign,
-    game_resign_accept,
-    game_resign_offer,
-    game_resign_reject,
-    game_roll,
-    game_take,
-)
+from .games import NAMED as _NAMED
+from .games import game_abort, game_act
 from .matches import match_abort, match_create, match_join, match_leave
 from .players import player_for_user, player_register, player_set_suspended
-from .realtime import (
+from .social import (
     chat_post,
     chat_recent,
     match_claim,
     match_rematch,
     presence_dict,
+    presence_heartbeat,
     presence_join,
     presence_leave,
-    sweep,
 )
+from .sweeps import bots_waiting, close_abandoned, expire_clock, expire_clocks, sweep, sweep_presence
+
+globals().update(_NAMED)  # game_roll, game_move, game_double, ... (one per action of games.actions)
 
 __all__ = [
-    "agent_register", "house_bot", "house_bot_level", "match_vs_bot", "queue_join", "queue_leave",
-    "queue_status",
+    "agent_register", "house_bot", "house_bot_level", "match_vs_bot", "queue_expire", "queue_join",
+    "queue_leave", "queue_status",
     "dice_for", "use_dice",
-    "game_abort", "game_beaver", "game_double", "game_drop", "game_move", "game_raccoon", "game_resign",
-    "game_resign_accept", "game_resign_offer", "game_resign_reject", "game_roll", "game_take",
+    "game_act", "game_abort", *_NAMED,
     "match_abort", "match_create", "match_join", "match_leave",
     "player_for_user", "player_register", "player_set_suspended",
-    "chat_post", "chat_recent", "match_claim", "match_rematch", "presence_dict", "presence_join",
-    "presence_leave", "sweep",
+    "chat_post", "chat_recent", "match_claim", "match_rematch", "presence_dict", "presence_heartbeat",
+    "presence_join", "presence_leave",
+    "bots_waiting", "close_abandoned", "expire_clock", "expire_clocks", "sweep", "sweep_presence",
 ]

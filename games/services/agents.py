@@ -24,6 +24,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from ..errors import BadRequest, Conflict
+from ..text import clean_text
 from ..models import Agent, HouseBot, Match, Player, QueueEntry
 from .matches import match_create, match_join
 from .players import player_register, require_active
@@ -67,6 +68,8 @@ def agent_register(*, name, description=None) -> tuple:
         description = ""
     if not isinstance(description, str) or len(description) > MAX_DESCRIPTION:
         raise BadRequest("bad_description", f"'description' must be a string of at most {MAX_DESCRIPTION} characters.")
+    description = clean_text(description, field="description", code="bad_description", collapse=False,
+                             allow_empty=True)
     key = new_key()
     with transaction.atomic():
         player = player_register(username=name, password=None, display_name=name, is_bot=True)
@@ -158,10 +161,20 @@ def _status(entry: QueueEntry | None) -> dict:
     return {"status": "queued", "matchLength": entry.length}
 
 
-def _lock_entry(player: Player) -> QueueEntry | None:
-    """Lock the player (serialising their own queue requests), then their entry."""
-    Player.objects.select_for_update().filter(pk=player.pk).first()
-    return QueueEntry.objects.select_for_update().filter(player=player).first()
+def _lock_entry(player: Player, *, create: bool = False) -> QueueEntry | None:
+    """Lock the player's queue entry (serialising their own queue requests), creating an
+    idle one first when ``create`` and there is none. Locks no player row (lock order:
+    queue entries before players, ``services.lifecycle``)."""
+    entry = QueueEntry.objects.select_for_update(of=("self",)).filter(player=player).first()
+    if entry is None and create:
+        now = timezone.now()
+        try:
+            with transaction.atomic():
+                QueueEntry.objects.create(player=player, status=QueueEntry.EXPIRED, queued_at=now, seen_at=now)
+        except IntegrityError:  # created meanwhile by the player's other request: lock that one
+            pass
+        entry = QueueEntry.objects.select_for_update(of=("self",)).get(player=player)
+    return entry
 
 
 def _match_in_progress(entry: QueueEntry) -> bool:
@@ -178,14 +191,14 @@ def _try_pair(entry: QueueEntry, now) -> QueueEntry:
     other_id = candidates.first()
     if other_id is None:
         return entry
-    # Lock both rows in primary-key order, then re-check them: another request may have
-    # paired the candidate meanwhile (it then no longer waits, and we stay queued).
-    locked = {e.pk: e for e in QueueEntry.objects.select_for_update().select_related("player")
-              .filter(pk__in=[entry.pk, other_id]).order_by("pk")}
-    mine, other = locked.get(entry.pk), locked.get(other_id)
-    if (mine is None or other is None or mine.status != QueueEntry.WAITING
-            or other.status != QueueEntry.WAITING or other.seen_at < fresh):
-        return mine or entry
+    # Our own entry is locked already. Lock the candidate without waiting: if another
+    # request holds it (that player is queueing right now), skip it rather than wait (two
+    # such requests would wait on each other); the next join or poll pairs them.
+    other = (QueueEntry.objects.select_for_update(skip_locked=True, of=("self",)).select_related("player")
+             .filter(pk=other_id, status=QueueEntry.WAITING, seen_at__gte=fresh).first())
+    if other is None:
+        return entry
+    mine = entry
     first, second = sorted([mine, other], key=lambda e: (e.queued_at, e.pk))
     match = match_create(creator=first.player, length=entry.length)
     match_join(player=second.player, match_id=match.pk)
@@ -214,8 +227,8 @@ def queue_join(*, player: Player, game="backgammon", length=1, opponent=None) ->
         _check_level(opponent)
     now = timezone.now()
     with transaction.atomic():
-        entry = _lock_entry(player)
-        if entry is not None and _match_in_progress(entry):
+        entry = _lock_entry(player, create=True)
+        if _match_in_progress(entry):
             return _status(entry)
         if opponent is not None:
             match = match_vs_bot(player=player, level=opponent, length=length)

@@ -58,16 +58,36 @@ function act(t, d = {}) {
 
 function connect() {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/games/${state.game}/?v=${state.version}`;
-  ws = new WebSocket(url);
-  ws.onopen = () => { wsDelay = 400; $('banner').hidden = true; document.body.dataset.connected = '1'; };
-  ws.onmessage = e => receive(JSON.parse(e.data));
+  const socket = ws = new WebSocket(url);
+  ws.onopen = () => { wsDelay = 400; $('banner').hidden = true; document.body.dataset.connected = '1'; heardAt = Date.now(); };
+  ws.onmessage = e => { heardAt = Date.now(); receive(JSON.parse(e.data)); };
   ws.onclose = () => {
+    if (socket !== ws) return;   // an old socket we replaced
     document.body.dataset.connected = '0';
     if (closedByUs) return;
     $('banner').hidden = false;
     sent = null;
     setTimeout(connect, wsDelay); wsDelay = Math.min(wsDelay * 2, 5000);
   };
+}
+
+// Delivery (docs/PROTOCOL.md): an idle ping carries the version we hold, so the server can
+// send whatever we missed; a socket that stays silent past a ping is dead: reconnect.
+const PING_EVERY = 3000, DEAD_AFTER = 9000;
+let heardAt = Date.now(), pingedAt = 0;
+function ping() {
+  if (!ws || ws.readyState !== 1) return;
+  pingedAt = Date.now();
+  ws.send(JSON.stringify({ t: 'ping', d: {}, v: state.version, game: state.game }));
+}
+setInterval(() => {
+  if (!ws || ws.readyState !== 1) return;
+  const now = Date.now();
+  if (now - heardAt > DEAD_AFTER && pingedAt > heardAt) { ws.close(); return; }
+  if (now - heardAt >= PING_EVERY && now - pingedAt >= PING_EVERY) ping();
+}, 1000);
+for (const [target, type] of [[document, 'visibilitychange'], [window, 'focus'], [window, 'online']]) {
+  target.addEventListener(type, () => { if (document.visibilityState !== 'hidden') ping(); });
 }
 
 const queue = [];

@@ -38,31 +38,43 @@ function render() {
   liveBody.innerHTML = liveRows.join('') || '<tr class="empty"><td colspan="4">Nobody is playing right now.</td></tr>';
 }
 
+// Lobby messages are numbered (docs/PROTOCOL.md): a gap means one was lost, so ask for the
+// whole list; an idle ping carries our number so the server can tell us we are behind.
+let version = null, ws = null, heardAt = Date.now();
 function onMessage(msg) {
   if (msg.t === 'lobby') {
     open.clear(); live.clear();
     for (const m of msg.d.open) open.set(m.id, m);
     for (const m of msg.d.live) live.set(m.id, m);
-  } else if (msg.t === 'lobby_update') {
-    const m = msg.d;
-    open.delete(m.id); live.delete(m.id);
-    (m.status === 'open' ? open : live).set(m.id, m);
-  } else if (msg.t === 'lobby_remove') {
+    version = msg.v;
+  } else if (msg.t === 'lobby_update' || msg.t === 'lobby_remove') {
+    if (version !== null && msg.v <= version) return;
+    if (version !== null && msg.v !== version + 1) { ws.send(JSON.stringify({ t: 'resync', d: {} })); return; }
+    version = msg.v;
     open.delete(msg.d.id); live.delete(msg.d.id);
+    if (msg.t === 'lobby_update') (msg.d.status === 'open' ? open : live).set(msg.d.id, msg.d);
   } else return;
   render();
 }
 
 let delay = 500;
 function connect() {
-  const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/lobby/`);
-  ws.onopen = () => { delay = 500; statusDot.className = 'live-dot on'; statusDot.title = 'live'; };
-  ws.onmessage = e => onMessage(JSON.parse(e.data));
+  const socket = ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/lobby/`);
+  ws.onopen = () => { delay = 500; statusDot.className = 'live-dot on'; statusDot.title = 'live'; heardAt = Date.now(); };
+  ws.onmessage = e => { heardAt = Date.now(); onMessage(JSON.parse(e.data)); };
   ws.onclose = () => {
+    if (socket !== ws) return;
     statusDot.className = 'live-dot off'; statusDot.title = 'reconnecting…';
     setTimeout(connect, delay); delay = Math.min(delay * 2, 8000);
   };
 }
+const ping = () => { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ t: 'ping', d: {}, v: version })); };
+setInterval(() => {
+  if (!ws || ws.readyState !== 1) return;
+  if (Date.now() - heardAt > 12000) ws.close();       // silent past two pings: reconnect
+  else if (Date.now() - heardAt > 4000) ping();
+}, 4000);
+document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') ping(); });
 connect();
 
 // Money-only options are shown only for money sessions.

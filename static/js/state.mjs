@@ -19,7 +19,7 @@ export function initialState() {
     selected: null,        // the source point (1..24 or 'bar') of the checker picked up
     needResync: false,     // a gap was seen: ask for the missing events
     flagsStale: false,     // the cube flags / clock need a fresh snapshot
-    gameEnd: null, rematch: null, nextGame: null, notices: [],
+    gameEnd: null, rematch: null, nextGame: null, notices: [], previous: null,
     presence: null, chat: [],
   };
 }
@@ -334,7 +334,14 @@ export function reduce(state, msg) {
   if (t === 'chat') return { ...state, chat: state.chat.concat([d]).slice(-200) };
   if (t === 'error' || t === 'pong') return state;
   if (!(t in APPLY) || typeof msg.v !== 'number') return state;
-  if (msg.game !== undefined && msg.game !== null && state.game !== null && msg.game !== state.game) return state;
+  if (msg.game !== undefined && msg.game !== null && state.game !== null && msg.game !== state.game) {
+    // The match's next game starts with its own game_start (version 1): begin it afresh,
+    // keeping who we are, the match, presence and chat. Other games' events are not ours.
+    if (!(t === 'game_start' && msg.v === 1 && msg.game > state.game)) return state;
+    state = { ...initialState(), game: msg.game, version: 0, you: state.you, match: state.match,
+      presence: state.presence, chat: state.chat, clock: state.clock,
+      previous: { game: state.game, gameEnd: state.gameEnd, moveList: state.moveList } };
+  }
   if (state.version !== null && msg.v <= state.version) return state;       // seen already
   if (state.version !== null && msg.v !== state.version + 1) return { ...state, needResync: true };
   const s = { ...state, board: state.board.slice(), moveList: state.moveList.slice(), partial: [], selected: null,

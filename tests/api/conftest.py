@@ -17,8 +17,6 @@ EXTENSION_FIELDS = {"matchId", "gameId", "matchLength", "score", "crawford", "cu
 @pytest.fixture(autouse=True)
 def _api_settings(settings):
     settings.GAMES_API_RATE_LIMIT = 100000  # the flood test sets its own limit
-    settings.GAMES_BOT_SYNC = True  # house bots decide inline, right after commit
-    settings.GAMES_SWEEP_INTERVAL = 0
     cache.clear()
     yield
     cache.clear()

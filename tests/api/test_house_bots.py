@@ -1,10 +1,15 @@
-"""House bots: a human on a websocket plays a whole match against one; the runner's paths."""
+"""House bots: a human on a websocket plays a whole match against one; a bot's turn as a task."""
+
+import threading
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from channels.db import database_sync_to_async
 
 from games import bots, services
-from games.bots import runner
+from games import tasks
+from games.bots.turns import play_turn
 from games.dice import ScriptedDice, SeededDice
 from games.engine import CUBE_OFFERED, MOVE, RESIGN_OFFERED, TURN
 from games.models import Game, GameEvent, Match
@@ -75,7 +80,7 @@ async def test_a_human_on_a_websocket_plays_a_whole_match_against_a_house_bot(st
             status, game_id, version, state = await database_sync_to_async(situation)()
             if status != Match.PLAYING:
                 break
-            # With GAMES_BOT_SYNC the bot has always answered by the time our action returns.
+            # Tasks run inline in these tests: the bot has answered by the time our action returns.
             assert state.actor == "white", f"the house bot did not answer (phase {state.phase})"
             # Act on what the socket has shown, like a browser: it follows the match into
             # the next game only when the old game's game_end reaches it.
@@ -123,50 +128,37 @@ def _bot_to_move(db_level="beginner", rolls=()):
     return human, match, Game.objects.get(match=match)
 
 
-class CapturingExecutor:
-    def __init__(self):
-        self.jobs = []
-
-    def submit(self, fn, *args, **kwargs):
-        self.jobs.append((fn, args, kwargs))
-
-
 @pytest.mark.django_db(transaction=True)
-def test_the_listener_never_blocks_the_caller(settings, monkeypatch):
-    """Without GAMES_BOT_SYNC the service call returns with the bot still to act; the bot's
-    turn runs on a background thread (captured here and run by hand)."""
-    settings.GAMES_BOT_SYNC = False
-    threads = CapturingExecutor()
-    monkeypatch.setattr(runner, "_thread_pool", lambda: threads)
-    monkeypatch.setattr(runner, "decide_in_time", lambda level, g, m: simple_decide(level, g, m))
+def test_a_bots_turn_is_a_task_queued_after_the_commit(monkeypatch):
+    """The service call returns with the bot still to act: its turn is a task for the workers,
+    queued once per commit with the version it is for (captured here and run by hand)."""
+    queued = []
+    monkeypatch.setattr(tasks, "bot_turn", lambda game_id, version: queued.append((game_id, version)))
+    monkeypatch.setattr(bots, "decide", simple_decide)
     human, match, game = _bot_to_move()
     state = game.game_state()
     assert state.actor == "black" and state.phase == MOVE  # returned before the bot played
-    assert len(threads.jobs) == 1  # one job for the whole commit (only its last event schedules)
-    fn, args, kwargs = threads.jobs.pop()
+    assert queued == [(game.pk, game.version)]  # one task for the whole commit
     with services.use_dice(ScriptedDice([(6, 5)])):
-        fn(*args, **kwargs)  # the background thread's work: the bot plays
+        assert play_turn(*queued.pop()) == "move"  # the worker's task: the bot plays
     game.refresh_from_db()
     assert game.game_state().actor == "white"
     assert GameEvent.objects.filter(game=game, type="move", actor=match.black).count() == 1
-
-
-class LateFuture:
-    def result(self, timeout=None):
-        from concurrent.futures import TimeoutError
-
-        raise TimeoutError
+    assert play_turn(game.pk, game.version) is None  # the human's turn: a stray task does nothing
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_bot_out_of_time_plays_the_fallback(settings, monkeypatch):
-    settings.GAMES_BOT_SYNC = False
     settings.GAMES_BOT_TIME_LIMIT = 0.01
-    monkeypatch.setattr(runner, "_process_pool", lambda: type("Pool", (), {"submit": lambda *a, **k: LateFuture()})())
-    monkeypatch.setattr(runner, "schedule", lambda game_id: None)  # drive the step by hand
+    release = threading.Event()
+    monkeypatch.setattr(tasks, "bot_turn", lambda game_id, version: None)  # drive the turn by hand
+    monkeypatch.setattr(bots, "decide", lambda *args: release.wait(10) and {"action": "roll"})
     human, match, game = _bot_to_move()
     state = game.game_state()
-    assert runner.step(game.pk) == "move"
+    try:
+        assert play_turn(game.pk, game.version) == "move"
+    finally:
+        release.set()
     game.refresh_from_db()
     assert game.game_state().last_play == state.legal_plays()[0].steps  # the first legal play
 
@@ -212,19 +204,26 @@ def test_a_bad_or_failing_strategy_falls_back_and_a_stale_version_is_ignored(mon
     assert GameEvent.objects.filter(game=game, type="move", actor=match.black).count() == 3
 
 
-@pytest.mark.django_db
-def test_a_bot_turn_lost_in_a_restart_is_played_by_resume_waiting(monkeypatch, settings):
-    settings.GAMES_BOT_SYNC = True
+@pytest.mark.django_db(transaction=True)
+def test_a_bot_turn_lost_with_its_worker_is_queued_again(monkeypatch):
+    lost = []
+    monkeypatch.setattr(tasks, "bot_turn", lambda game_id, version: lost.append((game_id, version)))
     monkeypatch.setattr(bots, "decide", simple_decide)
     human = services.player_register(username="rita", password="correct horse 8")
     with services.use_dice(ScriptedDice([(1,), (3,)])):  # the bot (Black) opens: its turn at once
         match = services.match_vs_bot(player=human, level="beginner", length=3)
     game = Game.objects.get(match=match)
-    # Nothing ran it (on_commit does not fire inside this test's transaction): as after a restart.
-    assert game.game_state().actor == "black" and game.version == 2
-    runner._bot_games.clear()
-    assert runner.resume_waiting() == 1
+    assert len(lost) == 1 and game.game_state().actor == "black"  # queued, then lost (a killed worker)
+    later = timezone.now() + timedelta(seconds=30)
+    assert services.bots_waiting(now=timezone.now()) == []  # too recent to call it lost
+    assert services.bots_waiting(now=later) == [(game.pk, game.version, "beginner")]
+    monkeypatch.setattr(tasks, "bot_turn", lambda game_id, version: play_turn(game_id, version))
+    with services.use_dice(ScriptedDice([(6, 5)])):
+        assert tasks._resume_bots() == 0  # its last event is recent: not resumed yet
+        waiting = services.bots_waiting
+        monkeypatch.setattr(services, "bots_waiting", lambda idle: waiting(idle=idle, now=later))
+        assert tasks._resume_bots() == 1
     game.refresh_from_db()
     assert game.events.filter(type="move", actor_id=match.black_id).exists()
     assert game.game_state().actor == "white"
-    assert runner.resume_waiting() == 0  # the human's turn: nothing to do
+    assert waiting(now=later + timedelta(seconds=30)) == []  # the human's turn

@@ -11,7 +11,9 @@ from django.test import AsyncClient
 
 from games import services
 from games.dice import ScriptedDice
-from games.events import game_group
+from games.api import views as api_views
+from games.events import add_listener, match_group, remove_listener
+from games.realtime import broadcast
 from games.models import Game, Player
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -67,7 +69,13 @@ def get(client, match_id, key, **params):
     return client.get(f"/api/matches/{match_id}", params, headers={"Authorization": f"Bearer {key}"})
 
 
-async def test_long_poll_returns_when_the_opponent_moves():
+@pytest.fixture
+def layer_only(monkeypatch):
+    """The poll reads the database only every 60 s: what returns it sooner is the layer."""
+    monkeypatch.setattr(api_views, "POLL_EVERY", 60.0)
+
+
+async def test_long_poll_returns_when_the_opponent_moves(layer_only):
     match_id, game_id, (white, key_w), (black, key_b) = await setup_match()
     client = AsyncClient()
     first = (await get(client, match_id, key_b)).json()
@@ -76,7 +84,7 @@ async def test_long_poll_returns_when_the_opponent_moves():
 
     # Black waits (up to 30 s) for anything newer than what it has seen.
     poll = asyncio.create_task(get(client, match_id, key_b, wait=30, since=since))
-    assert await subscribed(game_group(game_id)), "the long-poll never subscribed to the game's group"
+    assert await subscribed(match_group(match_id)), "the long-poll never subscribed to the game's group"
     assert not poll.done()
 
     # White moves through the services (another thread), as a websocket or another agent would.
@@ -89,7 +97,7 @@ async def test_long_poll_returns_when_the_opponent_moves():
     assert view["version"] == current > since
     assert view["lastTurn"] == LEGAL_31 and view["lastTurnBy"] == white.pk
     assert view["isYourTurn"] and view["currentPlayer"] == black.pk
-    assert not get_channel_layer().groups.get(game_group(game_id))  # unsubscribed afterwards
+    assert not get_channel_layer().groups.get(match_group(match_id))  # unsubscribed afterwards
 
 
 async def test_long_poll_returns_at_once_when_already_newer_and_unchanged_after_wait():
@@ -102,16 +110,16 @@ async def test_long_poll_returns_at_once_when_already_newer_and_unchanged_after_
     # nothing happens: after wait=1 the unchanged view
     response = await get(client, match_id, key_w, wait=1, since=view["version"])
     assert response.status_code == 200 and response.json() == view
-    assert not get_channel_layer().groups.get(game_group(game_id))
+    assert not get_channel_layer().groups.get(match_group(match_id))
 
 
-async def test_long_poll_follows_the_match_into_its_next_game():
+async def test_long_poll_follows_the_match_into_its_next_game(layer_only):
     match_id, game_id, (white, key_w), (black, key_b) = await setup_match(length=5)
     client = AsyncClient()
     first = (await get(client, match_id, key_b)).json()
     assert first["gameNumber"] == 1
     poll = asyncio.create_task(get(client, match_id, key_b, wait=30, since=first["version"]))
-    assert await subscribed(game_group(game_id))
+    assert await subscribed(match_group(match_id))
     # White resigns game 1 from the start: a backgammon, 3 points of 5, so game 2 starts.
     await act(services.game_resign, game_id=game_id, player=white)
     view = (await asyncio.wait_for(poll, timeout=15)).json()
@@ -123,12 +131,30 @@ async def test_long_poll_follows_the_match_into_its_next_game():
     game2 = await database_sync_to_async(lambda: Game.objects.get(match_id=match_id, number=2))()
     assert view["gameVersion"] == game2.version
     poll = asyncio.create_task(get(client, match_id, key_b, wait=30, since=view["version"]))
-    assert await subscribed(game_group(game2.pk))
+    assert await subscribed(match_group(match_id))
     state = await database_sync_to_async(game2.game_state)()
     mover = white if state.actor == "white" else black
     await act(services.game_resign, game_id=game2.pk, player=mover)
     later = (await asyncio.wait_for(poll, timeout=15)).json()
     assert later["version"] > view["version"]
+
+
+async def test_long_poll_returns_even_when_the_layer_loses_the_message(monkeypatch):
+    """The channel layer delivers at most once: with every message lost, the poll still
+    returns, from its own read of the database (every POLL_EVERY seconds)."""
+    monkeypatch.setattr(api_views, "POLL_EVERY", 0.05)
+    match_id, game_id, (white, key_w), (black, key_b) = await setup_match()
+    client = AsyncClient()
+    first = (await get(client, match_id, key_b)).json()
+    poll = asyncio.create_task(get(client, match_id, key_b, wait=30, since=first["version"]))
+    assert await subscribed(match_group(match_id))
+    remove_listener(broadcast)  # nothing reaches the layer from now on
+    try:
+        await act(services.game_move, game_id=game_id, player=white, moves=LEGAL_31)
+        view = (await asyncio.wait_for(poll, timeout=15)).json()
+    finally:
+        add_listener(broadcast)
+    assert view["version"] > first["version"] and view["isYourTurn"]
 
 
 async def test_long_poll_refusals():
@@ -156,7 +182,7 @@ async def test_long_poll_under_the_full_middleware_stack(settings):
             return await get(client, match_id, key_b, wait=30, since=since)
 
     task = asyncio.create_task(poll())
-    assert await subscribed(game_group(game_id))
+    assert await subscribed(match_group(match_id))
     await act(services.game_move, game_id=game_id, player=white, moves=LEGAL_31)
     view = (await asyncio.wait_for(task, timeout=15)).json()
     assert view["version"] > since and view["lastTurn"] == LEGAL_31

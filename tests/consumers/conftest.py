@@ -12,11 +12,6 @@ from games import services
 from games.models import Game
 
 
-@pytest.fixture(autouse=True)
-def _no_sweeper(settings):
-    settings.GAMES_SWEEP_INTERVAL = 0  # tests run the sweep themselves
-
-
 @database_sync_to_async
 def session_cookie(user) -> str:
     from django.test import Client

@@ -271,6 +271,34 @@ def raw_message(rng: random.Random, version: int):
 # -- what each message should get ------------------------------------------------------------------
 
 
+MAX_DEPTH = 16  # docs/PROTOCOL.md: "nested at most 16 deep"
+
+
+def nesting(value) -> int:
+    """How deep lists and objects nest in a parsed document (a scalar is 0)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            stack.extend((v, level + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def has_lone_surrogate(value) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str) and any(0xD800 <= ord(c) <= 0xDFFF for c in item):
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 def expectation(kind: str, payload, role: str, version: int) -> str:
     """``"error"``, ``"error+snapshot"`` (a refused game action), ``"pong"`` or ``"resync"``;
     decided from the protocol's rules, not from the consumer's code."""
@@ -282,6 +310,8 @@ def expectation(kind: str, payload, role: str, version: int) -> str:
         message = json.loads(payload)
     except ValueError:
         return "error"
+    if nesting(message) > MAX_DEPTH or has_lone_surrogate(message):
+        return "error"  # too_deep / bad_text: refused before anything reads it
     if not isinstance(message, dict) or not isinstance(message.get("t"), str):
         return "error"
     d = message.get("d", {})
@@ -320,11 +350,13 @@ def check_replies(replies, expected, role, version, codes, sent):
         if role == "spectator":
             # Spectators are refused as spectators, or for the message itself.
             assert replies[0]["d"]["code"] in (
-                "spectator", "bad_json", "bad_message", "too_large", "unknown_type", "bad_version", "bad_chat",
+                "spectator", "bad_json", "bad_message", "too_large", "too_deep", "bad_text", "unknown_type",
+                "bad_version", "bad_chat",
                 "chat_too_long", "login_required"), where
     elif expected == "error+snapshot":
         assert [m["t"] for m in replies] == ["error", "snapshot"], where
-        assert replies[0]["d"]["code"] not in ("bad_json", "bad_message", "too_large", "unknown_type"), where
+        assert replies[0]["d"]["code"] not in ("bad_json", "bad_message", "too_large", "too_deep", "bad_text",
+                                               "unknown_type"), where
     elif expected == "pong":
         assert [m["t"] for m in replies] == ["pong"], where
     else:  # resync: the missing events (none when up to date) or a snapshot, then the chat history

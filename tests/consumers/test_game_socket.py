@@ -142,18 +142,24 @@ async def test_refused_actions_get_an_error_and_a_fresh_snapshot(people):
     await black.close()
 
 
-async def test_a_flood_closes_the_socket_with_policy_violation(people, settings):
+async def test_a_flood_is_refused_then_closed_with_4008(people, settings):
+    """Over the rate, messages are refused with ``rate_limited``; far over it (three times),
+    the socket is closed with 4008 (a code Daphne's websocket library lets a server send)."""
     alice, bob, _ = people
     settings.GAMES_WS_FLOOD_LIMIT = 10
     match, game = await _start(alice, bob, length=3)
     white, _ = await open_socket(f"/ws/games/{game.pk}/", alice)
-    for _ in range(30):
+    for _ in range(40):
         await white.comm.send_json_to({"t": "ping"})
+    refused = 0
     while True:
         output = await white.comm.output_queue.get()
         if output["type"] == "websocket.close":
             break
-    assert output["code"] == 1008
+        if '"rate_limited"' in output.get("text", ""):
+            refused += 1
+    assert refused == 20  # messages 11 to 30
+    assert output["code"] == 4008
 
 
 async def test_chat_rooms_are_separate_and_limited(people):
@@ -177,7 +183,7 @@ async def test_chat_rooms_are_separate_and_limited(people):
     await white.send("chat", {"text": "x" * 501})
     assert (await white.until(lambda m: m["t"] == "error"))["d"]["code"] == "chat_too_long"
     await white.comm.send_to(text_data='{"t": "chat", "d": {"text": "a\\ud800b"}}')  # a lone surrogate
-    assert (await white.until(lambda m: m["t"] == "error"))["d"]["code"] == "bad_chat"
+    assert (await white.until(lambda m: m["t"] == "error"))["d"]["code"] == "bad_text"  # refused by the parser, before any service
     await anonymous.send("chat", {"text": "hi"})
     assert (await anonymous.until(lambda m: m["t"] == "error"))["d"]["code"] == "login_required"
 
@@ -259,7 +265,7 @@ async def test_presence_and_claiming_an_abandoned_match(people, settings):
     assert (await white.until(lambda m: m["t"] == "error"))["d"]["code"] == "too_early"
     from datetime import timedelta
 
-    from games.services import clock
+    from games import clock
 
     m = await db(Match.objects.get, pk=match.pk)
     with clock.freeze(m.black_away_since + timedelta(seconds=121)):
@@ -298,11 +304,14 @@ async def test_the_socket_follows_the_match_into_its_next_game(people):
         end = await white.until(lambda m: m["t"] == "game_end")
     nxt = end["d"]["nextGame"]
     assert nxt and not end["d"]["matchOver"]
-    snap = await white.until(lambda m: m["t"] == "snapshot")
-    assert snap["d"]["game"] == nxt and snap["d"]["number"] == 2
-    assert snap["d"]["actor"] == "white" and snap["d"]["legalMoves"]
+    # The next game's own events follow, from its game_start (version 1) on; the last one
+    # carries the state and our legal plays (White opened with 6-2).
+    start = await white.until(lambda m: m.get("game") == nxt)
+    assert start["t"] == "game_start" and start["v"] == 1 and start["d"]["number"] == 2
+    last = await white.until(lambda m: m.get("game") == nxt and "legalMoves" in m)
+    assert last["t"] == "opening_roll" and last["state"]["actor"] == "white" and last["legalMoves"]
     # An action meant for the old game, whose version number the new game also has, is stale.
-    await white.comm.send_json_to({"t": "resign", "d": {}, "v": snap["v"], "game": game.pk})
+    await white.comm.send_json_to({"t": "resign", "d": {}, "v": last["v"], "game": game.pk})
     error = await white.until(lambda m: m["t"] == "error")
     assert error["d"]["code"] == "stale_version"
     assert (await db(Game.objects.get, pk=nxt)).status == Game.PLAYING

@@ -66,20 +66,37 @@ def forbidden_imports(source: str, module_package: str = PACKAGE, filename: str 
 
 
 def engine_modules() -> list:
-    return sorted(ENGINE_DIR.glob("*.py"))
+    """Every module of the engine, subpackages (games/engine/chouette/) included."""
+    return sorted(ENGINE_DIR.rglob("*.py"))
+
+
+def module_package(path: Path) -> str:
+    """The package a module's relative imports resolve against."""
+    parts = path.relative_to(ENGINE_DIR).parent.parts
+    return ".".join((PACKAGE,) + parts)
 
 
 def test_the_engine_modules_are_found():
-    names = {p.name for p in engine_modules()}
+    names = {p.relative_to(ENGINE_DIR).as_posix() for p in engine_modules()}
     expected = {"position.py", "moves.py", "scoring.py", "game.py", "match.py", "notation.py",
-                "gnubgid.py", "errors.py", "__init__.py"}
+                "gnubgid.py", "errors.py", "__init__.py", "chouette/__init__.py", "chouette/game.py",
+                "chouette/session.py"}
     assert expected <= names
 
 
-@pytest.mark.parametrize("path", engine_modules(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", engine_modules(), ids=lambda p: p.relative_to(ENGINE_DIR).as_posix())
 def test_engine_module_imports_only_allowed_standard_library(path):
-    problems = forbidden_imports(path.read_text(encoding="utf-8"), PACKAGE, str(path))
+    problems = forbidden_imports(path.read_text(encoding="utf-8"), module_package(path), str(path))
     assert problems == [], f"{path.name}: {problems}"
+
+
+def test_subpackage_relative_imports_resolve_inside_the_engine():
+    package = module_package(ENGINE_DIR / "chouette" / "game.py")
+    assert package == "games.engine.chouette"
+    ok = "from ..errors import IllegalAction\nfrom .rules import BOX\n"
+    assert forbidden_imports(ok, package) == []
+    flagged = {name for _line, name, _why in forbidden_imports("from ...models import Game\n", package)}
+    assert flagged == {"games.models"}
 
 
 def test_the_checker_flags_forbidden_imports():

@@ -10,7 +10,7 @@ from games import services
 from games.dice import ScriptedDice
 from games.models import Game, Match
 from games.selectors import game_snapshot
-from games.services import clock
+from games import clock
 
 pytestmark = pytest.mark.django_db
 

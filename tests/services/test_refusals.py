@@ -5,7 +5,7 @@ import pytest
 from games import services
 from games.dice import ScriptedDice
 from games.errors import http_status
-from games.events import add_listener, remove_listener
+from games.events import add_listener, remove_listener, wire
 from games.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -13,10 +13,15 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def published():
+    """The game events published after commit, as a spectator receives them, in order."""
     seen = []
-    add_listener(seen.append)
+
+    def listener(batch):
+        seen.extend(wire(env, None) for env in batch.events)
+
+    add_listener(listener)
     yield seen
-    remove_listener(seen.append)
+    remove_listener(listener)
 
 
 def refused(t, action, color, code, **kwargs):

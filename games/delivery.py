@@ -1,0 +1,133 @@
+"""At-least-once delivery to the sockets of this web process.
+
+The channel layer delivers at most once, and the lost message may be the last one before
+a player's own decision, so a gap on the client is not enough to notice it. Here the
+server checks, lichess-style: every second one query reads the current version of every
+game this process's sockets follow (and the lobby's version); a socket that has sent its
+client less than that is nudged and resends what is missing from the database. Clients
+also send the version they hold in an idle ping (docs/PROTOCOL.md, "Delivery"), which
+covers what the server cannot see (a connection that died quietly).
+
+The same loop refreshes the presence heartbeat of the process's sockets (the workers
+sweep rows whose heartbeat stopped). It is delivery bookkeeping for this process's own
+sockets, not a sweep: no game state is changed here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db import DatabaseError
+
+from .models import Game
+from .services import presence_heartbeat
+from .services.lobby import lobby_version
+
+logger = logging.getLogger(__name__)
+
+_games: dict = {}  # consumer -> the game it follows (its channel name is the key for nudges)
+_lobbies: set = set()
+_task = None
+
+
+def interval() -> float:
+    return float(getattr(settings, "GAMES_DELIVERY_CHECK", 1.0))
+
+
+def heartbeat_every() -> float:
+    return float(getattr(settings, "GAMES_PRESENCE_HEARTBEAT", 15.0))
+
+
+def watch(consumer) -> None:
+    """Check ``consumer`` (a game socket with ``game_id``, ``sent``, ``channel_name``) from now on."""
+    _games[consumer] = True
+    _start()
+
+
+def watch_lobby(consumer) -> None:
+    _lobbies.add(consumer)
+    _start()
+
+
+def unwatch(consumer) -> None:
+    _games.pop(consumer, None)
+    _lobbies.discard(consumer)
+
+
+def _start() -> None:
+    global _task
+    if interval() <= 0:
+        return
+    loop = asyncio.get_running_loop()
+    if _task is None or _task.done() or _task.get_loop() is not loop:
+        _task = loop.create_task(_run())
+
+
+async def _run() -> None:
+    beat_at = time.monotonic()
+    while _games or _lobbies:
+        await asyncio.sleep(interval())
+        try:
+            await check()
+            if time.monotonic() - beat_at >= heartbeat_every():
+                beat_at = time.monotonic()
+                names = [c.channel_name for c in list(_games)]
+                if names:
+                    await database_sync_to_async(presence_heartbeat)(names)
+        except DatabaseError as exc:  # a database that went away: the next round retries
+            logger.warning("delivery check: database error (%s)", type(exc).__name__)
+        except Exception:
+            logger.exception("delivery check failed")
+
+
+def _read(game_ids: list, want_lobby: bool) -> tuple:
+    versions = {}
+    for i in range(0, len(game_ids), 500):
+        for pk, version, status, match_id in (Game.objects.filter(pk__in=game_ids[i:i + 500])
+                                              .values_list("pk", "version", "status", "match_id")):
+            versions[pk] = (version, status, match_id)
+    finished = [m for (_v, status, m) in versions.values() if status == Game.FINISHED]
+    newer = set()
+    for i in range(0, len(finished), 500):
+        newer.update(Game.objects.filter(match_id__in=finished[i:i + 500], status=Game.PLAYING)
+                     .values_list("match_id", flat=True))
+    return versions, newer, (lobby_version() if want_lobby else None)
+
+
+async def check() -> int:
+    """One round: nudge every socket that is behind. Returns how many were nudged."""
+    consumers = [c for c in list(_games) if getattr(c, "game_id", None) is not None]
+    lobbies = list(_lobbies)
+    if not consumers and not lobbies:
+        return 0
+    game_ids = sorted({c.game_id for c in consumers})
+    versions, newer, lobby = await database_sync_to_async(_read)(game_ids, bool(lobbies))
+    nudged = 0
+    for consumer in consumers:
+        found = versions.get(consumer.game_id)
+        if found is None:
+            continue
+        version, status, match_id = found
+        if version > consumer.sent or (status == Game.FINISHED and match_id in newer):
+            nudged += 1
+            await _nudge(consumer, {"type": "delivery.check"})
+    for consumer in lobbies:
+        if lobby is not None and lobby > consumer.version:
+            nudged += 1
+            await _nudge(consumer, {"type": "delivery.check"})
+    return nudged
+
+
+async def _nudge(consumer, message: dict) -> None:
+    try:
+        await consumer.channel_layer.send(consumer.channel_name, message)
+    except Exception:  # a full or closed channel: the next round tries again
+        pass
+
+
+def live_channels() -> list:
+    return [c.channel_name for c in list(_games)]

@@ -1,0 +1,515 @@
+"""The site's channel layer: groups kept in each process, a bus between processes.
+
+:class:`FanoutLayer` implements the Channels layer contract (``send``, ``receive``,
+``new_channel``, ``group_add``, ``group_discard``, ``group_send``, ``flush``; tested in
+``tests/realtime/test_layer_contract.py`` against the same cases as Channels' own
+in-memory layer). Two things differ from the layers Channels ships:
+
+* **Cost.** A group send touches only that group's members (Channels' in-memory layer
+  scans every channel and group on every message), and messages are not copied per
+  receiver: they are treated as read-only.
+* **Processes.** A group send is delivered to the local members at once and published on
+  a *bus*; every other process delivers it to its own members. A process subscribes on
+  the bus only to groups it has members in. Two buses:
+
+  - ``unix:<path>``: datagrams between the processes of one machine (no service needed:
+    the embedded default, so ``make run``'s worker reaches the web process's sockets);
+  - ``redis://...``: Redis publish/subscribe, for processes on several machines.
+
+  The bus is at most once, like every Channels layer. When Redis goes away the layer
+  keeps delivering locally, drops what it cannot publish, reconnects with back-off and
+  re-subscribes; the game sockets' idle ping and the server's delivery check read the
+  database and resend whatever was lost (docs/PROTOCOL.md, "Delivery").
+
+Configure with ``CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.FanoutLayer",
+"CONFIG": {"bus": "redis://127.0.0.1:6379/0", "capacity": 1000, "expiry": 60}}}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import os
+import re
+import secrets
+import socket
+import string
+import tempfile
+import threading
+import time
+
+import msgpack
+from channels.exceptions import ChannelFull
+from channels.layers import BaseChannelLayer
+
+logger = logging.getLogger(__name__)
+
+_ALNUM = string.ascii_letters + string.digits
+
+
+def _rand(n: int) -> str:
+    return "".join(secrets.choice(_ALNUM) for _ in range(n))
+
+
+def _pack(data) -> bytes:
+    return msgpack.packb(data, use_bin_type=True)
+
+
+def _unpack(data: bytes):
+    return msgpack.unpackb(data, raw=False)
+
+
+class FanoutLayer(BaseChannelLayer):
+    """In-process groups with per-group fan-out, plus an optional bus to other processes."""
+
+    extensions = ["groups", "flush"]
+
+    def __init__(self, expiry=60, capacity=1000, channel_capacity=None, bus=None, prefix=None, **kwargs):
+        super().__init__(expiry=expiry, capacity=capacity, channel_capacity=channel_capacity)
+        host = re.sub(r"[^A-Za-z0-9\-]", "-", socket.gethostname())[:20]
+        self.process = f"{host}-{os.getpid()}-{_rand(6)}"  # this process, in channel names
+        self.bus_url, self.prefix = bus, prefix
+        self.bus = None
+        self.loop = None
+        self.channels: dict = {}  # channel name -> asyncio.Queue
+        self.received: dict = {}  # channel name -> monotonic time its receiver last took a message
+        self.groups: dict = {}  # group -> {channel name: None}, in joining order
+        self.dropped = 0  # messages a full channel could not take (counted, logged now and then)
+
+    # -- the loop this layer serves --------------------------------------------------------------
+    def _bind(self) -> None:
+        loop = asyncio.get_running_loop()
+        if loop is self.loop:
+            return
+        # A new event loop (a test's, or the first one): queues of an old loop cannot be used.
+        self.channels, self.received, self.groups = {}, {}, {}
+        if self.bus is not None:
+            self.bus.close()
+        self.loop = loop
+        self.bus = make_bus(self.bus_url, self) if self.bus_url else None
+        if self.bus is not None:
+            self.bus.start(loop)
+
+    def _queue(self, channel: str) -> asyncio.Queue:
+        queue = self.channels.get(channel)
+        if queue is None:
+            queue = self.channels[channel] = asyncio.Queue(maxsize=self.get_capacity(channel))
+        return queue
+
+    def _is_local(self, channel: str) -> bool:
+        head, bang, _ = channel.partition("!")
+        return not bang or head.endswith(self.process)
+
+    # -- the Channels contract ---------------------------------------------------------------------
+    async def new_channel(self, prefix="specific") -> str:
+        self._bind()
+        return f"{prefix}.{self.process}!{_rand(12)}"
+
+    async def send(self, channel: str, message: dict) -> None:
+        assert isinstance(message, dict), "message is not a dict"
+        self.require_valid_channel_name(channel)
+        self._bind()
+        if self._is_local(channel):
+            try:
+                self._queue(channel).put_nowait(message)
+            except asyncio.QueueFull:
+                raise ChannelFull(channel) from None
+        elif self.bus is not None:
+            self.bus.publish("c", channel, message)
+
+    async def receive(self, channel: str) -> dict:
+        self.require_valid_channel_name(channel)
+        self._bind()
+        queue = self._queue(channel)
+        try:
+            return await queue.get()
+        finally:
+            self.received[channel] = time.monotonic()
+            if queue.empty() and self.channels.get(channel) is queue and not self._in_groups(channel):
+                self.channels.pop(channel, None)
+                self.received.pop(channel, None)
+
+    def _in_groups(self, channel: str) -> bool:
+        return any(channel in members for members in self.groups.values())
+
+    async def group_add(self, group: str, channel: str) -> None:
+        self.require_valid_group_name(group)
+        self.require_valid_channel_name(channel)
+        self._bind()
+        members = self.groups.get(group)
+        if members is None:
+            members = self.groups[group] = {}
+            if self.bus is not None:
+                self.bus.subscribe(group)
+        members[channel] = None
+        self.received.setdefault(channel, time.monotonic())
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        self.require_valid_group_name(group)
+        self.require_valid_channel_name(channel)
+        self._bind()
+        self._discard(group, channel)
+        queue = self.channels.get(channel)
+        if queue is not None and queue.empty() and not self._in_groups(channel):
+            self.channels.pop(channel, None)
+            self.received.pop(channel, None)
+
+    def _discard(self, group: str, channel: str) -> None:
+        members = self.groups.get(group)
+        if members is None:
+            return
+        members.pop(channel, None)
+        if not members:
+            del self.groups[group]
+            if self.bus is not None:
+                self.bus.unsubscribe(group)
+
+    async def group_send(self, group: str, message: dict) -> None:
+        assert isinstance(message, dict), "message is not a dict"
+        self.require_valid_group_name(group)
+        self._bind()
+        self.deliver(group, message)
+        if self.bus is not None:
+            self.bus.publish("g", group, message)
+
+    async def flush(self) -> None:
+        self.channels, self.received, self.groups = {}, {}, {}
+
+    async def close(self) -> None:
+        if self.bus is not None:
+            self.bus.close()
+            self.bus = None
+
+    # -- delivery ----------------------------------------------------------------------------------
+    def deliver(self, group: str, message: dict) -> None:
+        """Put ``message`` on every local member of ``group`` (in the loop's thread). A member
+        whose queue is full and who has not received for ``expiry`` seconds is dead: dropped
+        from its groups, as Channels' layers do."""
+        members = self.groups.get(group)
+        if not members:
+            return
+        now = time.monotonic()
+        for channel in list(members):
+            try:
+                self._queue(channel).put_nowait(message)
+            except asyncio.QueueFull:
+                self.dropped += 1
+                if self.dropped % 100 == 1:
+                    logger.warning("channel %s is full: dropped a message for %s (%d dropped so far)",
+                                   channel, group, self.dropped)
+                if now - self.received.get(channel, now) > self.expiry:
+                    for name in [g for g, m in self.groups.items() if channel in m]:
+                        self._discard(name, channel)
+                    self.channels.pop(channel, None)
+                    self.received.pop(channel, None)
+
+    def incoming(self, kind: str, target: str, message: dict) -> None:
+        """A message from another process, in the loop's thread."""
+        if kind == "g":
+            self.deliver(target, message)
+        elif kind == "c" and self._is_local(target):
+            try:
+                self._queue(target).put_nowait(message)
+            except asyncio.QueueFull:
+                self.dropped += 1
+
+    def group_send_threadsafe(self, group: str, message: dict) -> None:
+        """``group_send`` from any thread, returning at once (the committing database thread
+        calls this; so does a worker process, which has no event loop: it only publishes)."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed() and loop.is_running():
+            loop.call_soon_threadsafe(self._send_in_loop, group, message)
+            return
+        bus = self.bus or self._thread_bus()
+        if bus is not None:
+            bus.publish_threadsafe("g", group, message)
+
+    def _send_in_loop(self, group: str, message: dict) -> None:
+        self.deliver(group, message)
+        if self.bus is not None:
+            self.bus.publish("g", group, message)
+
+    _sync_bus = None
+
+    def _thread_bus(self):
+        """A publish-only bus for a process without an event loop (a worker)."""
+        if self._sync_bus is None and self.bus_url:
+            self._sync_bus = make_bus(self.bus_url, self)
+        return self._sync_bus
+
+
+def make_bus(url: str, layer: FanoutLayer):
+    if url.startswith("unix:"):
+        return DatagramBus(url[len("unix:"):], layer)
+    if url.startswith(("redis://", "rediss://", "unix+redis://")):
+        return RedisBus(url, layer)
+    raise ValueError(f"Unknown bus {url!r}: use unix:<path> or redis://host:port/db")
+
+
+# -- the machine-local bus: Unix datagrams ------------------------------------------------------------
+
+
+class DatagramBus:
+    """Every process of one machine binds a datagram socket in one directory; a publish is
+    sent to every socket there (each receiver keeps what its groups want). Needs no
+    service; the directory is private to the user (mode 0700)."""
+
+    PEERS_TTL = 1.0  # seconds a listing of the directory is reused
+
+    def __init__(self, path: str, layer: FanoutLayer):
+        # Socket paths are limited to ~100 bytes: the sockets live in a short directory named
+        # after the configured path, so every process configured alike finds the others.
+        digest = hashlib.sha256(os.path.abspath(path).encode()).hexdigest()[:16]
+        self.dir = os.path.join(tempfile.gettempdir(), f"bgbus-{digest}")
+        os.makedirs(self.dir, mode=0o700, exist_ok=True)
+        self.layer = layer
+        self.origin = layer.process
+        self.me = None
+        self.recv_sock = None
+        self.send_sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.send_sock.setblocking(False)
+        self.lock = threading.Lock()
+        self._peers, self._peers_at = [], 0.0
+        self.loop = None
+
+    def start(self, loop) -> None:
+        self.me = os.path.join(self.dir, f"{os.getpid()}-{_rand(4)}.sock")
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 * 1024 * 1024)
+        sock.bind(self.me)
+        sock.setblocking(False)
+        self.recv_sock, self.loop = sock, loop
+        loop.add_reader(sock.fileno(), self._read)
+
+    def _read(self) -> None:
+        while True:
+            try:
+                data = self.recv_sock.recv(1 << 20)
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:
+                return
+            try:
+                origin, kind, target, message = _unpack(data)
+            except Exception:  # not ours
+                continue
+            if origin != self.origin:
+                self.layer.incoming(kind, target, message)
+
+    def subscribe(self, group: str) -> None:  # every process receives every publish
+        pass
+
+    def unsubscribe(self, group: str) -> None:
+        pass
+
+    def _peer_list(self) -> list:
+        now = time.monotonic()
+        if now - self._peers_at > self.PEERS_TTL:
+            try:
+                names = os.listdir(self.dir)
+            except OSError:
+                names = []
+            self._peers = [os.path.join(self.dir, n) for n in names if n.endswith(".sock")]
+            self._peers_at = now
+        return [p for p in self._peers if p != self.me]
+
+    def publish(self, kind: str, target: str, message: dict) -> None:
+        data = _pack([self.origin, kind, target, message])
+        with self.lock:
+            for peer in self._peer_list():
+                try:
+                    self.send_sock.sendto(data, peer)
+                except (ConnectionRefusedError, FileNotFoundError):
+                    self._forget(peer)  # a process that died without removing its socket
+                except (BlockingIOError, OSError) as exc:  # a full receiver, a message too big
+                    logger.warning("bus: could not send to %s (%s)", os.path.basename(peer), exc)
+
+    publish_threadsafe = publish
+
+    def _forget(self, peer: str) -> None:
+        try:
+            os.unlink(peer)
+        except OSError:
+            pass
+        self._peers_at = 0.0
+
+    def close(self) -> None:
+        if self.recv_sock is not None:
+            try:
+                self.loop.remove_reader(self.recv_sock.fileno())
+            except Exception:
+                pass
+            self.recv_sock.close()
+            self.recv_sock = None
+            self._forget(self.me)
+        self.send_sock.close()
+
+
+# -- the network bus: Redis publish/subscribe ---------------------------------------------------------
+
+
+class RedisBus:
+    """Redis publish/subscribe: a process subscribes to the groups it has members in and to
+    its own channel. Publishing is ordered (one sender task) and never blocks the loop; a
+    failed publish is retried once on a fresh connection, then dropped. The subscriber
+    reconnects with back-off and subscribes again to every group it needs."""
+
+    MAX_PENDING = 10_000
+
+    def __init__(self, url: str, layer: FanoutLayer):
+        import redis
+
+        self.url, self.layer, self.origin = url, layer, layer.process
+        db = redis.connection.parse_url(url).get("db", 0)
+        self.prefix = layer.prefix or f"bg{db}"
+        self.kwargs = dict(socket_connect_timeout=1.0, socket_keepalive=True, health_check_interval=10,
+                           retry_on_timeout=False)
+        self.groups: set = set()
+        self.loop = None
+        self.tasks = []
+        self.pending = None
+        self.pubsub = None
+        self.sync_client = None
+        self.sync_lock = threading.Lock()
+        self.failures = 0
+
+    def _name(self, kind: str, target: str) -> str:
+        """The Redis channel of a group (``g``), or of the process owning a channel (``c``)."""
+        if kind == "c":
+            target = target.partition("!")[0].rsplit(".", 1)[-1]
+        return f"{self.prefix}:{kind}:{target}"
+
+    # -- publishing --------------------------------------------------------------------------------
+    def publish(self, kind: str, target: str, message: dict) -> None:
+        if self.pending is None:
+            self.publish_threadsafe(kind, target, message)
+            return
+        if self.pending.qsize() >= self.MAX_PENDING:
+            self.pending.get_nowait()  # drop the oldest: clients catch up from the database
+        self.pending.put_nowait((self._name(kind, target), _pack([self.origin, kind, target, message])))
+
+    async def _sender(self) -> None:
+        import redis.asyncio as aioredis
+
+        client = aioredis.Redis.from_url(self.url, **self.kwargs)
+        while True:
+            channel, data = await self.pending.get()
+            for attempt in (1, 2):
+                try:
+                    await client.publish(channel, data)
+                    self._ok()
+                    break
+                except Exception as exc:  # a restarted Redis, a dead pooled connection
+                    await _close(client)
+                    client = aioredis.Redis.from_url(self.url, **self.kwargs)
+                    if attempt == 2:
+                        self._failed("publish", exc)
+
+    def publish_threadsafe(self, kind: str, target: str, message: dict) -> None:
+        """Publish from a thread without an event loop (a worker process)."""
+        import redis
+
+        data = _pack([self.origin, kind, target, message])
+        with self.sync_lock:
+            for attempt in (1, 2):
+                try:
+                    if self.sync_client is None:
+                        self.sync_client = redis.Redis.from_url(self.url, **self.kwargs)
+                    self.sync_client.publish(self._name(kind, target), data)
+                    self._ok()
+                    return
+                except Exception as exc:
+                    try:
+                        self.sync_client.close()
+                    except Exception:
+                        pass
+                    self.sync_client = None
+                    if attempt == 2:
+                        self._failed("publish", exc)
+
+    # -- subscribing -------------------------------------------------------------------------------
+    def start(self, loop) -> None:
+        self.loop = loop
+        self.pending = asyncio.Queue()
+        self.tasks = [loop.create_task(self._sender()), loop.create_task(self._subscriber())]
+
+    def subscribe(self, group: str) -> None:
+        self.groups.add(group)
+        if self.pubsub is not None:
+            self.loop.create_task(self._change("subscribe", self._name("g", group)))
+
+    def unsubscribe(self, group: str) -> None:
+        self.groups.discard(group)
+        if self.pubsub is not None:
+            self.loop.create_task(self._change("unsubscribe", self._name("g", group)))
+
+    async def _change(self, verb: str, channel: str) -> None:
+        pubsub = self.pubsub
+        try:
+            await getattr(pubsub, verb)(channel)
+        except Exception:  # the subscriber reconnects and subscribes again
+            pass
+
+    async def _subscriber(self) -> None:
+        import redis.asyncio as aioredis
+
+        delay = 0.1
+        while True:
+            client = aioredis.Redis.from_url(self.url, **self.kwargs)
+            pubsub = client.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self._name("c", f"x.{self.origin}!"),
+                                       *[self._name("g", g) for g in self.groups])
+                self.pubsub = pubsub
+                if self.failures:
+                    logger.warning("bus: Redis is back; subscribed again to %d groups", len(self.groups))
+                self._ok()
+                delay = 0.1
+                while True:
+                    message = await pubsub.get_message(timeout=1.0)
+                    if message is None or message.get("type") != "message":
+                        continue
+                    try:
+                        origin, kind, target, data = _unpack(message["data"])
+                    except Exception:
+                        continue
+                    if origin != self.origin:
+                        self.layer.incoming(kind, target, data)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.pubsub = None
+                self._failed("subscribe", exc)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+            finally:
+                self.pubsub = None
+                await _close(pubsub)
+                await _close(client)
+
+    def _ok(self) -> None:
+        self.failures = 0
+
+    def _failed(self, what: str, exc: Exception) -> None:
+        self.failures += 1
+        if self.failures in (1, 10) or self.failures % 100 == 0:
+            logger.warning("bus: Redis %s failed (%s: %s); %d failures in a row", what, type(exc).__name__,
+                           exc, self.failures)
+
+    def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        self.tasks = []
+        if self.sync_client is not None:
+            try:
+                self.sync_client.close()
+            except Exception:
+                pass
+
+
+async def _close(thing) -> None:
+    try:
+        await thing.aclose()
+    except Exception:
+        pass

@@ -1,0 +1,381 @@
+"""The life of a game inside its match: locks, the events of one action, start and end.
+
+Below both ``services.games`` (the actions) and ``services.matches`` (create, join,
+leave): they share these pieces and import nothing from each other.
+
+**Lock order** (every path follows it, so two transactions never wait on each other in
+a circle): the **match** row first (it serialises every game of the match: a game row
+is only written while its match is locked, so it needs no lock of its own), then
+**queue entries** (a player's own first; another's only with ``skip_locked``, never
+waited for), then **player** rows (primary-key order), then the **lobby counter** (bumped
+when the commit's batch is built). A row created in the same transaction may be locked
+at any point: nobody else can see it. Joins never lock more than meant: every
+``select_for_update`` names its table with ``of=``. Rows are locked ``FOR NO KEY
+UPDATE`` (``no_key=True``): that serialises writers just the same but does not conflict
+with the key-share locks PostgreSQL takes on a row that a new row points to (a new
+match's players, a chat line's match), so a transaction that already holds the lobby
+counter (pairing two queued players makes and starts a match in one transaction) is
+never blocked by a player or match lock (``tests/services/test_lock_order.py``).
+
+**The events of one action** are collected in a :class:`Record` and written when the
+action ends: one insert for all of them, one update per game touched, and one
+:class:`~games.events.Batch` published after the commit (``games.events``).
+"""
+
+from __future__ import annotations
+
+from django.db.models import F, Subquery
+from django.utils import timezone
+
+from .. import clock, serializers
+from ..dice import commitment, new_server_seed
+from ..engine import OPENING, TURN, GameState
+from ..errors import BadRequest, Conflict, Forbidden, NotFound
+from ..events import Batch, envelope, publish_on_commit
+from ..models import Game, GameEvent, HouseBot, Match, Player
+from ..ratings import rating_changes
+from .dice import dice_for
+from .lobby import lobby_message
+from .players import require_active
+
+MAX_OPENING_ROLLS = 100  # a tie re-rolls; 100 ties in a row means the dice source is broken
+GAME_FIELDS = ["state", "version", "dice_counter", "status", "winner_color", "points", "result_kind",
+               "finished_at", "clock_color", "clock_started_at", "clock_deadline"]
+
+
+def player_id_of(player) -> int | None:
+    """A player's id, whether given a :class:`Player` or an id."""
+    return getattr(player, "pk", player)
+
+
+# -- locks ----------------------------------------------------------------------------------------
+
+
+def lock_game(game_id) -> tuple:
+    """Lock the game's match and return ``(game, match)``: one query locks the match (with
+    both players, and whether they are house bots, read fresh), a second reads the game
+    after the lock is held (so it is never an older version than the last commit)."""
+    game_id = valid_id(game_id, "game_not_found", "No such game.")
+    match = (Match.objects.select_related("white", "black", "white__housebot", "black__housebot")
+             .select_for_update(of=("self",), no_key=True)
+             .filter(pk=Subquery(Game.objects.filter(pk=game_id).values("match_id")[:1])).first())
+    game = Game.objects.filter(pk=game_id).first() if match is not None else None
+    if game is None:
+        raise NotFound("game_not_found", f"There is no game {game_id}.")
+    game.match = match
+    return game, match
+
+
+def lock_match(match_id=None, invite_code=None) -> Match:
+    """Lock and return a match (by id or invite code) with its players."""
+    qs = Match.objects.select_related("white", "black").select_for_update(of=("self",), no_key=True)
+    try:
+        if invite_code is not None:
+            return qs.get(invite_code=str(invite_code)[:64])
+        return qs.get(pk=valid_id(match_id, "match_not_found", "No such match."))
+    except Match.DoesNotExist:
+        raise NotFound("match_not_found", "No such match.") from None
+
+
+def valid_id(value, code: str, message: str) -> int:
+    """A database id (a positive 64-bit integer), or :class:`NotFound` with ``code``."""
+    if type(value) is not int:
+        try:
+            value = int(value)
+        except (TypeError, ValueError, OverflowError):
+            raise NotFound(code, message) from None
+    if not 0 < value < 2**63:
+        raise NotFound(code, message)
+    return value
+
+
+def current_game(match: Match) -> Game | None:
+    """The match's game in progress (the caller holds the match lock)."""
+    game = match.games.filter(status=Game.PLAYING).order_by("-number").first()
+    if game is not None:
+        game.match = match
+    return game
+
+
+# -- who acts -------------------------------------------------------------------------------------
+
+
+def seat_of(match: Match, player) -> str:
+    """``player``'s colour in ``match``, refusing outsiders and (read fresh under the lock)
+    suspended players."""
+    color = match.color_of(player_id_of(player))
+    if color is None:
+        if player is None:
+            raise Forbidden("not_logged_in", "Log in to play.")
+        raise Forbidden("not_a_player", "You are not playing in this game.")
+    require_active(match.player_of(color))
+    return color
+
+
+def check_version(game: Game, expected_version) -> None:
+    if expected_version is None:
+        return
+    if type(expected_version) is not int or expected_version < 0:
+        raise BadRequest("bad_version", "The version must be a non-negative integer.")
+    if expected_version != game.version:
+        raise Conflict(
+            "stale_version",
+            f"The game has moved on (version {game.version}, you sent {expected_version}); "
+            "refresh and try again.",
+        )
+
+
+def bot_level(player) -> str | None:
+    """The level of a house bot player (from the lock query's join), else None."""
+    if player is None:
+        return None
+    try:
+        return player.housebot.level
+    except HouseBot.DoesNotExist:
+        return None
+
+
+# -- the events of one action ----------------------------------------------------------------------
+
+
+class Record:
+    """The events one action writes, built once.
+
+    ``add`` numbers an event and keeps the state after it; ``commit`` (at the end of the
+    action, inside its transaction) writes every event in one insert, each touched game in
+    one update, and publishes one :class:`~games.events.Batch` after the commit.
+    """
+
+    def __init__(self, match: Match):
+        self.match = match
+        self.items = []  # (game, version, kind, payload, actor id, state after or None)
+        self.games = {}  # game id -> game, in the order first touched
+        self.lobby_dirty = False
+
+    def add(self, game: Game, kind: str, payload: dict, *, state: GameState | None, actor=None) -> None:
+        game.version += 1
+        self.games.setdefault(game.pk, game)
+        self.items.append((game, game.version, kind, payload, player_id_of(actor), state))
+
+    def lobby_changed(self) -> None:
+        """The match's lobby entry changed (opened, started, scored, ended): the lobby gets
+        one numbered message for it at commit."""
+        self.lobby_dirty = True
+
+    def commit(self) -> Batch:
+        rows = GameEvent.objects.bulk_create([
+            GameEvent(game_id=game.pk, version=version, type=kind, payload=payload, actor_id=actor)
+            for game, version, kind, payload, actor, _ in self.items])
+        for game in self.games.values():
+            game.save(update_fields=GAME_FIELDS)
+        batch = Batch(match=self.match.pk, lobby=lobby_message(self.match) if self.lobby_dirty else None)
+        last_of = {game.pk: i for i, (game, *_rest) in enumerate(self.items)}
+        for i, (row, (game, _v, _k, _p, _a, state)) in enumerate(zip(rows, self.items)):
+            summary = legal = legal_for = None
+            if state is not None:
+                summary = serializers.state_summary(game, self.match, state)
+                if last_of[game.pk] == i:
+                    legal_for, legal = serializers.legal_moves(state)
+            batch.events.append(envelope(row, state=summary, legal=legal, legal_for=legal_for))
+        if self.items:
+            self._next_up(batch)
+        publish_on_commit(batch)
+        return batch
+
+    def _next_up(self, batch: Batch) -> None:
+        """Who must act next in the match's current game: a house bot, a running clock."""
+        game = list(self.games.values())[-1]
+        if game.status != Game.PLAYING:
+            return
+        actor = GameState.from_dict(game.state).actor
+        if actor is not None:
+            level = bot_level(self.match.player_of(actor))
+            if level is not None:
+                batch.bot = (game.pk, game.version, level)
+        if game.clock_deadline is not None:
+            batch.deadline = (game.pk, game.version, game.clock_deadline)
+
+
+# -- a game's state ------------------------------------------------------------------------------
+
+
+def store_state(game: Game, match: Match, state: GameState) -> None:
+    """Keep ``state`` on the game (written at commit) and start the clock of whoever acts next."""
+    game.state = state.to_dict()
+    clock.start(game, match, state.actor if not state.is_over else None, clock.now())
+
+
+def roll(record: Record, game: Game, state: GameState, *, auto: bool, action) -> GameState:
+    """The side on roll rolls (``action``: the ``roll`` action of ``games.actions``)."""
+    source = dice_for(game)
+    counter = source.counter
+    dice = source.roll()
+    game.dice_counter = source.counter
+    color = state.position.turn
+    fields = {"dice": dice, "counter": counter, "auto": auto}
+    after = action.run(state, color, fields)
+    record.add(game, "roll", action.event_payload(state, after, color, fields), state=after)
+    return after
+
+
+def auto_advance(record: Record, game: Game, state: GameState) -> GameState:
+    """Roll for the side on roll when it has no cube decision to make (seed 000:
+    "two dice are rolled automatically")."""
+    from ..actions import ACTIONS
+
+    if state.phase == TURN and not state.needs_decision():
+        state = roll(record, game, state, auto=True, action=ACTIONS["roll"])
+    return state
+
+
+# -- starting and ending games ---------------------------------------------------------------------
+
+
+def create_game(match: Match, number: int) -> Game:
+    """The match's game ``number``, with its secret dice seed (its events come from
+    :func:`open_game`). The caller holds the match lock."""
+    state = GameState.new(match.match_state().game_rules())
+    seed = new_server_seed()
+    game = Game.objects.create(match=match, number=number, state=state.to_dict(), dice_seed=seed,
+                               dice_commitment=commitment(seed))
+    game.match = match
+    return game
+
+
+def open_game(record: Record, match: Match, game: Game) -> None:
+    """Publish the new game's dice commitment and roll the opening."""
+    state = game.game_state()
+    if match.length == 0 and clock.has_clock(match):  # a money session's bank is per game
+        match.white_bank_ms = match.black_bank_ms = clock.initial_bank_ms(match)
+        match.save(update_fields=["white_bank_ms", "black_bank_ms"])
+    record.add(game, "game_start", {
+        "number": game.number,
+        "rules": state.rules.to_dict(),
+        "position": state.position.to_dict(),
+        "diceCommitment": game.dice_commitment,
+        "matchLength": match.length,
+        "score": [match.white_score, match.black_score],
+        "crawfordGame": state.rules.crawford_game,
+    }, state=None)
+    source = dice_for(game)
+    for _ in range(MAX_OPENING_ROLLS):
+        counters = [source.counter]
+        white = source.die()
+        counters.append(source.counter)
+        black = source.die()
+        game.dice_counter = source.counter
+        state = state.opening_roll(white, black)
+        record.add(game, "opening_roll", {
+            "white": white, "black": black, "counters": counters,
+            "first": state.position.turn if state.phase != OPENING else None,
+            "cubeValue": state.cube_value,
+        }, state=state)
+        if state.phase != OPENING:
+            break
+    else:  # pragma: no cover - needs a broken dice source
+        raise RuntimeError("The opening roll tied 100 times: the dice source is broken.")
+    store_state(game, match, state)
+
+
+def finish_game(record: Record, game: Game, match: Match, state: GameState, *,
+                end_match_as: tuple | None = None) -> None:
+    """Record a finished game in its match, then start the next game or end the match.
+
+    ``end_match_as`` = ``(winner colour or None, reason, status)`` ends the match
+    whatever the score (a forfeit or an abort). The caller holds the match lock.
+    """
+    result = state.result
+    game.status = Game.FINISHED
+    game.winner_color = result.winner or ""
+    game.points = result.points
+    game.result_kind = result.kind
+    game.finished_at = timezone.now()
+    store_state(game, match, state)
+
+    match_winner = None
+    if result.reason != "aborted":
+        match_state = match.match_state().record(result)
+        match_winner = match_state.winner
+        match.white_score, match.black_score = match_state.score
+        match.games_played = match_state.games_played
+        match.crawford_game = match_state.is_crawford_game
+        match.crawford_done = match_state.crawford_done
+        match.save(update_fields=["white_score", "black_score", "games_played", "crawford_game", "crawford_done"])
+        record.lobby_changed()
+        for color in ("white", "black"):
+            Player.objects.filter(pk=match.player_of(color).pk).update(
+                games_played=F("games_played") + 1,
+                games_won=F("games_won") + (1 if result.winner == color else 0),
+            )
+    if end_match_as is not None:
+        winner, reason, status = end_match_as
+        end_match(record, match, winner_color=winner, reason=reason, status=status)
+    elif match_winner is not None:
+        end_match(record, match, winner_color=match_winner, reason="points")
+    next_game = None
+    if match.status == Match.PLAYING:
+        next_game = create_game(match, game.number + 1)
+    record.add(game, "game_end", {
+        **result.to_dict(),
+        "score": [match.white_score, match.black_score],
+        "matchOver": match.status in (Match.FINISHED, Match.ABORTED),
+        "matchWinner": match.color_of(match.winner_id) if match.winner_id else None,
+        "nextGame": next_game.pk if next_game else None,
+        "diceSeed": game.dice_seed,
+    }, state=None)
+    if next_game is not None:
+        open_game(record, match, next_game)
+
+
+def end_match(record: Record, match: Match, *, winner_color: str | None, reason: str,
+              status: str = Match.FINISHED) -> None:
+    """Close the match; count it for both players and update ratings when rated.
+    The caller holds the match lock; players are locked after it, in id order."""
+    match.status = status
+    match.end_reason = reason
+    match.finished_at = timezone.now()
+    match.winner = match.player_of(winner_color) if winner_color else None
+    match.save(update_fields=["status", "end_reason", "finished_at", "winner"])
+    record.lobby_changed()
+    if status != Match.FINISHED:
+        return
+    ids = sorted([match.white_id, match.black_id])
+    locked = {p.pk: p for p in Player.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk")}
+    for pid in ids:
+        Player.objects.filter(pk=pid).update(
+            matches_played=F("matches_played") + 1,
+            matches_won=F("matches_won") + (1 if match.winner_id == pid else 0),
+        )
+    if match.rated and match.length > 0 and match.winner_id is not None:
+        winner = locked[match.winner_id]
+        loser = locked[match.black_id if match.winner_id == match.white_id else match.white_id]
+        gain, loss = rating_changes(winner.rating, loser.rating, match.length,
+                                    winner_experience=winner.experience, loser_experience=loser.experience)
+        Player.objects.filter(pk=winner.pk).update(rating=F("rating") + gain, experience=F("experience") + match.length)
+        Player.objects.filter(pk=loser.pk).update(rating=F("rating") + loss, experience=F("experience") + match.length)
+
+
+def forfeit_match(record: Record, match: Match, color: str, reason: str, *, game: Game | None = None) -> None:
+    """``color`` loses the match (leaving, time, absence): the game in progress is lost
+    at its stakes, then the opponent wins a match to N points; a money session just ends.
+    The caller holds the match lock."""
+    game = game or current_game(match)
+    winner = None if match.length == 0 else ("black" if color == "white" else "white")
+    if game is None:  # pragma: no cover - a playing match always has a game in progress
+        end_match(record, match, winner_color=winner, reason=reason)
+        return
+    state = game.game_state().forfeit(color)
+    record.add(game, "forfeit", {"color": color, "reason": reason}, state=state, actor=match.player_of(color))
+    finish_game(record, game, match, state, end_match_as=(winner, reason, Match.FINISHED))
+
+
+def time_out(record: Record, game: Game, match: Match) -> None:
+    """The player whose clock ran out loses the match (the caller holds the lock)."""
+    forfeit_match(record, match, game.clock_color, "timeout", game=game)
+
+
+def abort_game(record: Record, game: Game, match: Match, reason: str) -> None:
+    """Abort ``game`` and its match (an administrator's action; the caller holds the lock)."""
+    state = game.game_state().abort()
+    record.add(game, "abort", {"reason": reason}, state=state)
+    finish_game(record, game, match, state, end_match_as=(None, "aborted", Match.ABORTED))

@@ -1,0 +1,184 @@
+"""Around the board: chat, presence, claims and rematches."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from .. import clock
+from ..errors import BadRequest, Conflict, Forbidden, NotFound
+from ..events import notice_on_commit
+from ..models import ChatMessage, Connection, Game, Match
+from ..text import clean_text
+from .lifecycle import Record, bot_level, forfeit_match, lock_match, player_id_of, seat_of
+from .matches import OPTION_FIELDS, match_create, match_join
+from .players import require_active
+
+
+def absence_grace() -> timedelta:
+    return timedelta(seconds=getattr(settings, "GAMES_ABSENCE_GRACE", 120))
+
+
+def abandon_after() -> timedelta:
+    return timedelta(seconds=getattr(settings, "GAMES_ABANDON_AFTER", 1800))
+
+
+# -- chat -----------------------------------------------------------------------------------
+
+
+def chat_room_for(match: Match, player) -> str:
+    """Players talk in the players' room, everyone else in the spectators' room."""
+    return ChatMessage.PLAYERS if match.color_of(player_id_of(player)) else ChatMessage.SPECTATORS
+
+
+def chat_post(*, match_id, player, text) -> ChatMessage:
+    """Post a chat line to the author's room (players never see the spectators' room)."""
+    if player is None:
+        raise Forbidden("login_required", "Log in to chat.")
+    require_active(player)
+    text = clean_text(text, field="text", code="bad_chat")
+    if len(text) > ChatMessage.MAX_LENGTH:
+        raise BadRequest("chat_too_long", f"Chat messages are at most {ChatMessage.MAX_LENGTH} characters.")
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        raise NotFound("match_not_found", "No such match.")
+    room = chat_room_for(match, player)
+    with transaction.atomic():
+        message = ChatMessage.objects.create(match=match, room=room, author=player, name=player.display_name,
+                                             text=text)
+        notice_on_commit(match.pk, {"t": "chat", "room": room, "d": chat_dict(message)})
+    return message
+
+
+def chat_dict(message: ChatMessage) -> dict:
+    return {"id": message.pk, "room": message.room, "name": message.name, "author": message.author_id,
+            "text": message.text, "at": message.created_at.isoformat()}
+
+
+def chat_recent(match: Match, room: str, limit: int = 50) -> list:
+    lines = ChatMessage.objects.filter(match=match, room=room).order_by("-id")[:limit]
+    return [chat_dict(m) for m in reversed(lines)]
+
+
+# -- presence --------------------------------------------------------------------------------
+
+
+def presence_dict(match: Match) -> dict:
+    """Who is connected, and how many spectators are watching. House bots are always there."""
+    roles = list(Connection.objects.filter(match=match).values_list("role", flat=True))
+
+    def seat(color):
+        if bot_level(match.player_of(color)) is not None:
+            return {"connected": True, "awaySince": None, "bot": True}
+        away = match.white_away_since if color == "white" else match.black_away_since
+        return {"connected": color in roles, "awaySince": away.isoformat() if away else None}
+
+    return {"white": seat("white"), "black": seat("black"), "spectators": roles.count("spectator"),
+            "claimAfter": int(absence_grace().total_seconds())}
+
+
+def _publish_presence(match: Match) -> dict:
+    data = presence_dict(match)
+    notice_on_commit(match.pk, {"t": "presence", "d": data})
+    return data
+
+
+def presence_join(*, match_id, channel_name: str, player, role: str) -> dict:
+    with transaction.atomic():
+        match = lock_match(match_id)
+        Connection.objects.update_or_create(
+            channel_name=channel_name,
+            defaults={"match": match, "player_id": player_id_of(player), "role": role, "seen_at": timezone.now()})
+        if role in ("white", "black") and getattr(match, f"{role}_away_since") is not None:
+            setattr(match, f"{role}_away_since", None)
+            match.save(update_fields=[f"{role}_away_since"])
+        return _publish_presence(match)
+
+
+def presence_leave(*, channel_name: str) -> dict | None:
+    """A socket closed (or its heartbeat stopped): drop its row; a player with no socket
+    left is away from now on."""
+    with transaction.atomic():
+        conn = Connection.objects.filter(channel_name=channel_name).first()
+        if conn is None:
+            return None
+        match = lock_match(conn.match_id)
+        deleted, _ = Connection.objects.filter(pk=conn.pk).delete()
+        if not deleted:
+            return None  # someone else removed it meanwhile
+        if conn.role in ("white", "black") and match.status == Match.PLAYING:
+            if not Connection.objects.filter(match=match, role=conn.role).exists():
+                setattr(match, f"{conn.role}_away_since", clock.now())
+                match.save(update_fields=[f"{conn.role}_away_since"])
+        return _publish_presence(match)
+
+
+def presence_heartbeat(channel_names) -> int:
+    """Refresh the heartbeat of the sockets a web process holds (one query per 500)."""
+    names = list(channel_names)
+    now = timezone.now()
+    count = 0
+    for i in range(0, len(names), 500):
+        count += Connection.objects.filter(channel_name__in=names[i:i + 500]).update(seen_at=now)
+    return count
+
+
+def match_claim(*, match_id, player) -> Match:
+    """Claim the match when the opponent has been away longer than the grace period."""
+    with transaction.atomic():
+        match = lock_match(match_id)
+        color = seat_of(match, player)
+        if match.status != Match.PLAYING:
+            raise Conflict("match_over", "This match is over.")
+        other = "black" if color == "white" else "white"
+        away = getattr(match, f"{other}_away_since")
+        if away is None or bot_level(match.player_of(other)) is not None:
+            raise Conflict("opponent_present", "Your opponent is connected.")
+        waited = clock.now() - away
+        if waited < absence_grace():
+            left = int((absence_grace() - waited).total_seconds()) + 1
+            raise Conflict("too_early", f"Your opponent may still come back: you can claim in {left} s.")
+        record = Record(match)
+        forfeit_match(record, match, other, "abandoned")
+        record.commit()
+        return match
+
+
+# -- rematch ------------------------------------------------------------------------------------
+
+
+def match_rematch(*, match_id, player) -> Match:
+    """Offer a new match with the same settings; the opponent's rematch accepts it."""
+    with transaction.atomic():
+        old = lock_match(match_id)
+        color = seat_of(old, player)
+        if old.status != Match.FINISHED:
+            raise Conflict("match_not_over", "A rematch can be offered once the match is over.")
+        last = Game.objects.filter(match=old).order_by("-number").first()
+        last.match = old
+        record = Record(old)
+        offered = Match.objects.filter(rematch_of=old, status=Match.OPEN).first()
+        if offered is None:
+            if Match.objects.filter(rematch_of=old).exists():
+                raise Conflict("rematch_taken", "The rematch has already started.")
+            options = {name: getattr(old, name) for name in OPTION_FIELDS}
+            new = match_create(creator=old.player_of(color), private=True, spectators_allowed=old.spectators_allowed,
+                               anonymous_spectators=old.anonymous_spectators, rated=old.rated,
+                               clock_delay=old.clock_delay, clock_bank=old.clock_bank, **options)
+            new.rematch_of = old
+            new.save(update_fields=["rematch_of"])
+            record.add(last, "rematch_offer", {"color": color, "match": new.pk}, state=None,
+                       actor=old.player_of(color))
+            record.commit()
+            return new
+        if offered.white_id == player_id_of(player):
+            raise Conflict("rematch_pending", "You offered the rematch: waiting for your opponent.")
+        new = match_join(player=old.player_of(color), invite_code=offered.invite_code)
+        game = new.games.get()
+        record.add(last, "rematch_start", {"color": color, "match": new.pk, "game": game.pk}, state=None,
+                   actor=old.player_of(color))
+        record.commit()
+        return new
