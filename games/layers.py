@@ -141,7 +141,7 @@ class FanoutLayer(BaseChannelLayer):
         if members is None:
             members = self.groups[group] = {}
             if self.bus is not None:
-                self.bus.subscribe(group)
+                await self.bus.subscribe(group)  # subscribed before the caller reads the group's state
         members[channel] = None
         self.received.setdefault(channel, time.monotonic())
 
@@ -297,7 +297,7 @@ class DatagramBus:
             if origin != self.origin:
                 self.layer.incoming(kind, target, message)
 
-    def subscribe(self, group: str) -> None:  # every process receives every publish
+    async def subscribe(self, group: str) -> None:  # every process receives every publish
         pass
 
     def unsubscribe(self, group: str) -> None:
@@ -370,6 +370,7 @@ class RedisBus:
         self.tasks = []
         self.pending = None
         self.pubsub = None
+        self.ready = asyncio.Event()  # set while subscribed
         self.sync_client = None
         self.sync_lock = threading.Lock()
         self.failures = 0
@@ -434,10 +435,17 @@ class RedisBus:
         self.pending = asyncio.Queue()
         self.tasks = [loop.create_task(self._sender()), loop.create_task(self._subscriber())]
 
-    def subscribe(self, group: str) -> None:
+    async def subscribe(self, group: str) -> None:
+        """Awaited, so that a socket joining a group hears every publish made after it read
+        the group's state (a presence notice from another process, say)."""
         self.groups.add(group)
         if self.pubsub is not None:
-            self.loop.create_task(self._change("subscribe", self._name("g", group)))
+            await self._change("subscribe", self._name("g", group))
+            return
+        try:  # the subscriber is (re)connecting: it subscribes to every group in ``groups``
+            await asyncio.wait_for(self.ready.wait(), timeout=2.0)
+        except asyncio.TimeoutError:  # Redis is down: the socket goes on; the idle ping catches up
+            pass
 
     def unsubscribe(self, group: str) -> None:
         self.groups.discard(group)
@@ -447,7 +455,7 @@ class RedisBus:
     async def _change(self, verb: str, channel: str) -> None:
         pubsub = self.pubsub
         try:
-            await getattr(pubsub, verb)(channel)
+            await asyncio.wait_for(getattr(pubsub, verb)(channel), timeout=2.0)
         except Exception:  # the subscriber reconnects and subscribes again
             pass
 
@@ -462,6 +470,7 @@ class RedisBus:
                 await pubsub.subscribe(self._name("c", f"x.{self.origin}!"),
                                        *[self._name("g", g) for g in self.groups])
                 self.pubsub = pubsub
+                self.ready.set()
                 if self.failures:
                     logger.warning("bus: Redis is back; subscribed again to %d groups", len(self.groups))
                 self._ok()
@@ -480,11 +489,13 @@ class RedisBus:
                 raise
             except Exception as exc:
                 self.pubsub = None
+                self.ready.clear()
                 self._failed("subscribe", exc)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
             finally:
                 self.pubsub = None
+                self.ready.clear()
                 await _close(pubsub)
                 await _close(client)
 

@@ -27,16 +27,12 @@ import sys
 import time
 from pathlib import Path
 
+from tests.support import free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 DAPHNE_FLAGS = ["--websocket-max-message-size", "65536", "--websocket-max-frame-size", "65536"]
 PG_ADMIN = os.environ.get("TEST_DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def wait_for_port(port: int, proc, log: Path, timeout: float = 30.0) -> None:
