@@ -207,6 +207,10 @@ EMAIL_BACKEND = os.environ.get(
 # Where game dice come from (dotted path to a class); tests inject a fixed source.
 GAMES_DICE_SOURCE = os.environ.get("GAMES_DICE_SOURCE", "games.services.dice.seeded_dice")
 
+# Error reports (the DEBUG page, e-mails to admins) blank secret-looking variables, a running
+# game's dice seed included, in DEBUG too (games/redact.py, docs/SECURITY.md).
+DEFAULT_EXCEPTION_REPORTER_FILTER = "games.redact.SecretsReporterFilter"
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
