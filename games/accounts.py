@@ -19,9 +19,10 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from .auth import SUSPENDED_MESSAGE, is_suspended
-from .errors import ServiceError
+from .errors import BadRequest, ServiceError
 from .models import Player
 from .services import player_register
+from .text import clean_name
 
 SIGNUP_BACKEND = "games.auth.ActivePlayerBackend"
 
@@ -44,7 +45,13 @@ class SignUpForm(UserCreationForm):
         fields = ("username", "display_name", "email")
 
     def clean_display_name(self):
-        return " ".join(self.cleaned_data.get("display_name", "").split())
+        value = " ".join(self.cleaned_data.get("display_name", "").split())
+        if not value:
+            return value
+        try:
+            return clean_name(value)
+        except BadRequest as exc:
+            raise ValidationError(exc.message, code=exc.code) from None
 
     def save(self, commit=True):  # pragma: no cover - guard: the view registers through the service
         raise NotImplementedError("Sign-up goes through games.services.player_register.")
@@ -103,8 +110,8 @@ def signup(request):
                 display_name=data.get("display_name", ""),
                 email=data.get("email", ""),
             )
-        except ServiceError as exc:  # e.g. the name was taken in the meantime
-            form.add_error("username", exc.message)
+        except ServiceError as exc:  # e.g. the name was taken (or looks like a taken one)
+            form.add_error("display_name" if data.get("display_name") else "username", exc.message)
         else:
             login(request, player.user, backend=SIGNUP_BACKEND)
             return redirect("home")
