@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
+from . import throttle
 from .auth import SUSPENDED_MESSAGE, is_suspended
 from .errors import BadRequest, ServiceError
 from .models import Player
@@ -64,15 +65,24 @@ class PlayerAuthenticationForm(AuthenticationForm):
     password is in fact right, say that the account is suspended instead.
     """
 
-    error_messages = {**AuthenticationForm.error_messages, "suspended": SUSPENDED_MESSAGE}
+    error_messages = {**AuthenticationForm.error_messages, "suspended": SUSPENDED_MESSAGE,
+                      "throttled": "Too many failed logins for this account or from your address: "
+                                   "try again in %(minutes)s minute(s)."}
 
     def clean(self):
+        username = self.cleaned_data.get("username")
+        wait = throttle.login_blocked(self.request, username) if self.request is not None else None
+        if wait is not None:  # checked before the password, so guessing stops here
+            raise ValidationError(self.error_messages["throttled"], code="throttled",
+                                  params={"minutes": max(1, -(-wait // 60))})
         try:
             return super().clean()
         except ValidationError:
             user = self._suspended_user()
             if user is not None:
                 raise ValidationError(self.error_messages["suspended"], code="suspended") from None
+            if self.request is not None:
+                throttle.login_failed(self.request, username)
             raise
 
     def _suspended_user(self):
@@ -93,6 +103,12 @@ class PlayerAuthenticationForm(AuthenticationForm):
 class PlayerLoginView(LoginView):
     authentication_form = PlayerAuthenticationForm
 
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if any(e.code == "throttled" for e in form.non_field_errors().as_data()):
+            response.status_code = 429
+        return response
+
 
 @sensitive_post_parameters("password1", "password2")
 @require_http_methods(["GET", "POST"])
@@ -101,6 +117,14 @@ def signup(request):
     if request.user.is_authenticated:
         return redirect("home")
     form = SignUpForm(request.POST or None)
+    if request.method == "POST":
+        wait = throttle.signup_hit(request)
+        if wait is not None:
+            form.is_valid()
+            form.add_error(None, ValidationError(
+                f"Too many sign-ups from your address: try again in {max(1, -(-wait // 60))} minute(s).",
+                code="throttled"))
+            return render(request, "registration/signup.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
