@@ -11,7 +11,7 @@ from django.db.models import Q
 from .engine import other
 from .events import envelope, wire
 from .models import Game, GameEvent, Match, Player
-from .visibility import listed_matches
+from .visibility import VIEW_ANY, can_view_match, listed_matches, visible_matches  # noqa: F401
 from .serializers import (  # noqa: F401 - the serialisers, re-exported for readers of selectors
     RESIGN_NAMES,
     game_snapshot,
@@ -82,6 +82,19 @@ def opponent(color: str) -> str:
 def viewer_color(match: Match, player: Player | None) -> str | None:
     """``player``'s colour in ``match``, or None for a spectator."""
     return match.color_of(player) if player is not None else None
+
+
+# The old spellings (player first), kept for callers written before games.visibility: both
+# ask the one rule there.
+def can_view(match: Match, player: Player | None, user=None) -> bool:
+    return can_view_match(user if user is not None else getattr(player, "user", None), match)
+
+
+may_watch = can_view
+
+
+def viewable_matches(queryset, player: Player | None, user=None):
+    return visible_matches(user if user is not None else getattr(player, "user", None), queryset)
 
 
 def game_history(game: Game) -> list:
