@@ -6,7 +6,9 @@ PORT ?= 8000
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-# A websocket message is at most 4 KB (docs/PROTOCOL.md); bigger frames are closed with 1009.
+# A websocket message is at most 4 KB (docs/PROTOCOL.md: bigger ones are refused with too_large);
+# frames or messages over 64 KB are closed with 1009 by the protocol layer (backgammon_site/serve.py:
+# Daphne with autobahn's failByDrop off, so the client gets the close code and a reason).
 DAPHNE_FLAGS := --websocket-max-message-size 65536 --websocket-max-frame-size 65536
 
 .PHONY: install run test bench clean
@@ -28,7 +30,7 @@ run: install
 	@echo "Serving http://127.0.0.1:$(PORT)/ with one worker (Ctrl-C stops both)"
 	@trap 'trap - INT TERM EXIT; kill 0 2>/dev/null' INT TERM EXIT; \
 	$(PY) manage.py run_huey & \
-	$(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) $(DAPHNE_FLAGS) backgammon_site.asgi:application & \
+	$(PY) -m backgammon_site.serve -b 127.0.0.1 -p $(PORT) $(DAPHNE_FLAGS) backgammon_site.asgi:application & \
 	wait -n
 
 test: install

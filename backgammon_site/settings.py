@@ -53,12 +53,14 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "csp",
     "huey.contrib.djhuey",
     "games",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -137,6 +139,15 @@ CHANNEL_LAYERS = {
     }
 }
 
+# The cache holds the abuse limits (games/throttle.py: bot API rate limit, login and sign-up
+# throttles): Redis when REDIS_URL is set, so every process counts together; in memory for
+# the one-process embedded default.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": "backgammon"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 # Background work (games/tasks.py): Huey. The embedded default keeps the queue in a SQLite
 # file next to the database, so `make run` needs no service; with REDIS_URL the queue is in
 # Redis and any number of workers on any number of machines share it. Run workers with
@@ -207,6 +218,10 @@ EMAIL_BACKEND = os.environ.get(
 # Where game dice come from (dotted path to a class); tests inject a fixed source.
 GAMES_DICE_SOURCE = os.environ.get("GAMES_DICE_SOURCE", "games.services.dice.seeded_dice")
 
+# Error reports (the DEBUG page, e-mails to admins) blank secret-looking variables, a running
+# game's dice seed included, in DEBUG too (games/redact.py, docs/SECURITY.md).
+DEFAULT_EXCEPTION_REPORTER_FILTER = "games.redact.SecretsReporterFilter"
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -215,6 +230,40 @@ LOGGING = {
     # `manage.py run_huey` gives Huey's logger a handler of its own: one line per message.
     "loggers": {"huey": {"level": "INFO", "propagate": False}},
 }
+
+# Content-Security-Policy (django-csp 4): scripts and styles only from the site's own files
+# (no inline script, no style attributes), sockets to the same origin, no framing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+# The usual headers, in development too (production adds HSTS and secure cookies below).
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+
+# Abuse limits (games/throttle.py, docs/SECURITY.md).
+GAMES_API_RATE_LIMIT = int(os.environ.get("GAMES_API_RATE_LIMIT", "20"))  # bot API requests per window
+GAMES_API_RATE_WINDOW = float(os.environ.get("GAMES_API_RATE_WINDOW", "1"))  # seconds
+GAMES_LOGIN_LIMIT = int(os.environ.get("GAMES_LOGIN_LIMIT", "10"))  # failed logins per account per window
+GAMES_LOGIN_IP_LIMIT = int(os.environ.get("GAMES_LOGIN_IP_LIMIT", "50"))  # failed logins per address
+GAMES_LOGIN_WINDOW = int(os.environ.get("GAMES_LOGIN_WINDOW", "900"))  # seconds
+GAMES_SIGNUP_LIMIT = int(os.environ.get("GAMES_SIGNUP_LIMIT", "10"))  # sign-ups per address per window
+GAMES_SIGNUP_WINDOW = int(os.environ.get("GAMES_SIGNUP_WINDOW", "3600"))  # seconds
 
 if not DEBUG:
     # Behind a TLS-terminating proxy that sets X-Forwarded-Proto.

@@ -18,10 +18,12 @@ from django.shortcuts import redirect, render
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
+from . import throttle
 from .auth import SUSPENDED_MESSAGE, is_suspended
-from .errors import ServiceError
+from .errors import BadRequest, ServiceError
 from .models import Player
 from .services import player_register
+from .text import clean_name
 
 SIGNUP_BACKEND = "games.auth.ActivePlayerBackend"
 
@@ -44,7 +46,13 @@ class SignUpForm(UserCreationForm):
         fields = ("username", "display_name", "email")
 
     def clean_display_name(self):
-        return " ".join(self.cleaned_data.get("display_name", "").split())
+        value = " ".join(self.cleaned_data.get("display_name", "").split())
+        if not value:
+            return value
+        try:
+            return clean_name(value)
+        except BadRequest as exc:
+            raise ValidationError(exc.message, code=exc.code) from None
 
     def save(self, commit=True):  # pragma: no cover - guard: the view registers through the service
         raise NotImplementedError("Sign-up goes through games.services.player_register.")
@@ -57,15 +65,24 @@ class PlayerAuthenticationForm(AuthenticationForm):
     password is in fact right, say that the account is suspended instead.
     """
 
-    error_messages = {**AuthenticationForm.error_messages, "suspended": SUSPENDED_MESSAGE}
+    error_messages = {**AuthenticationForm.error_messages, "suspended": SUSPENDED_MESSAGE,
+                      "throttled": "Too many failed logins for this account or from your address: "
+                                   "try again in %(minutes)s minute(s)."}
 
     def clean(self):
+        username = self.cleaned_data.get("username")
+        wait = throttle.login_blocked(self.request, username) if self.request is not None else None
+        if wait is not None:  # checked before the password, so guessing stops here
+            raise ValidationError(self.error_messages["throttled"], code="throttled",
+                                  params={"minutes": max(1, -(-wait // 60))})
         try:
             return super().clean()
         except ValidationError:
             user = self._suspended_user()
             if user is not None:
                 raise ValidationError(self.error_messages["suspended"], code="suspended") from None
+            if self.request is not None:
+                throttle.login_failed(self.request, username)
             raise
 
     def _suspended_user(self):
@@ -86,6 +103,12 @@ class PlayerAuthenticationForm(AuthenticationForm):
 class PlayerLoginView(LoginView):
     authentication_form = PlayerAuthenticationForm
 
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if any(e.code == "throttled" for e in form.non_field_errors().as_data()):
+            response.status_code = 429
+        return response
+
 
 @sensitive_post_parameters("password1", "password2")
 @require_http_methods(["GET", "POST"])
@@ -94,6 +117,14 @@ def signup(request):
     if request.user.is_authenticated:
         return redirect("home")
     form = SignUpForm(request.POST or None)
+    if request.method == "POST":
+        wait = throttle.signup_hit(request)
+        if wait is not None:
+            form.is_valid()
+            form.add_error(None, ValidationError(
+                f"Too many sign-ups from your address: try again in {max(1, -(-wait // 60))} minute(s).",
+                code="throttled"))
+            return render(request, "registration/signup.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -103,8 +134,8 @@ def signup(request):
                 display_name=data.get("display_name", ""),
                 email=data.get("email", ""),
             )
-        except ServiceError as exc:  # e.g. the name was taken in the meantime
-            form.add_error("username", exc.message)
+        except ServiceError as exc:  # e.g. the name was taken (or looks like a taken one)
+            form.add_error("display_name" if data.get("display_name") else "username", exc.message)
         else:
             login(request, player.user, backend=SIGNUP_BACKEND)
             return redirect("home")

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import GroupAdmin as DjangoGroupAdmin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.models import Group
+from django.http import HttpResponseBadRequest
 from django.utils.html import format_html
 
 from . import selectors, services
 from .engine.errors import EngineError
 from .errors import ServiceError
 from .models import ChatMessage, Game, GameEvent, Match, Player
+from .redact import is_secret_lookup
 
 User = get_user_model()
 
@@ -26,7 +30,34 @@ PLAYER_STATS = ("display_name", "rating", "experience", "games_played", "games_w
 # -- shared pieces -------------------------------------------------------------------------
 
 
-class ReadOnlyMixin:
+class NoSecretsMixin:
+    """No lookup, filter, search or ordering on a secret field (``games.redact``: a running
+    game's dice seed, key and password hashes), on this model or through a relation. A
+    changelist asked for one answers 400 ``secret_field`` before any query runs, the same
+    answer whatever the value, so it cannot be used as an oracle."""
+
+    def lookup_allowed(self, lookup, value, request=None):
+        if is_secret_lookup(lookup):
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+    def changelist_view(self, request, extra_context=None):
+        if any(is_secret_lookup(key) for key in request.GET):
+            return HttpResponseBadRequest("secret_field: secret fields cannot be filtered, searched or sorted on.",
+                                          content_type="text/plain; charset=utf-8")
+        return super().changelist_view(request, extra_context)
+
+    def get_search_fields(self, request):
+        return [f for f in super().get_search_fields(request) if not is_secret_lookup(f)]
+
+    def get_list_filter(self, request):
+        return [f for f in super().get_list_filter(request) if not (isinstance(f, str) and is_secret_lookup(f))]
+
+    def get_ordering(self, request):
+        return [f for f in (super().get_ordering(request) or ()) if not (isinstance(f, str) and is_secret_lookup(f))]
+
+
+class ReadOnlyMixin(NoSecretsMixin):
     """Every field read-only; no add, change or delete (viewing needs the view permission)."""
 
     def get_readonly_fields(self, request, obj=None):
@@ -90,10 +121,16 @@ class PlayerInline(ReadOnlyMixin, admin.StackedInline):
 
 
 admin.site.unregister(User)
+admin.site.unregister(Group)
+
+
+@admin.register(Group)
+class GroupAdmin(NoSecretsMixin, DjangoGroupAdmin):
+    """Django's group admin, with no lookup through to users' password hashes."""
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(NoSecretsMixin, DjangoUserAdmin):
     """Django's user admin with the player profile shown read-only beneath."""
 
     inlines = [PlayerInline]

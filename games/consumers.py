@@ -30,6 +30,7 @@ from .jsonsafe import BadInput, parse
 from .models import ChatMessage, Game, Player
 from .realtime import ANYONE
 from .services.lobby import lobby_version
+from .visibility import can_view_match
 
 logger = logging.getLogger(__name__)
 
@@ -156,7 +157,7 @@ class GameConsumer(_Base):
             return None
         match = game.match
         player = _player_of(self.scope.get("user"))
-        if not selectors.can_view(match, player, self.scope.get("user")):
+        if not can_view_match(self.scope.get("user"), match):
             return None
         return match.pk, (player.pk if player else None), selectors.viewer_color(match, player), game.pk
 

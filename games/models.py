@@ -22,6 +22,10 @@ class Player(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
     display_name = models.CharField(max_length=40)
+    # The display name's comparison key (games.text.name_key: NFKC + case folding), unique so
+    # that nobody takes a name that looks like another's. NULL only for rows that predate it
+    # and collided (migration 0005).
+    name_key = models.CharField(max_length=160, unique=True, null=True, blank=True, editable=False)
     rating = models.FloatField(default=DEFAULT_RATING)
     experience = models.PositiveIntegerField(default=0, help_text="Match points played in rated matches.")
     games_played = models.PositiveIntegerField(default=0)

@@ -11,6 +11,7 @@ from django.db.models import Q
 from .engine import other
 from .events import envelope, wire
 from .models import Game, GameEvent, Match, Player
+from .visibility import VIEW_ANY, can_view_match, listed_matches, visible_matches  # noqa: F401
 from .serializers import (  # noqa: F401 - the serialisers, re-exported for readers of selectors
     RESIGN_NAMES,
     game_snapshot,
@@ -22,7 +23,6 @@ from .serializers import (  # noqa: F401 - the serialisers, re-exported for read
     state_summary,
 )
 
-VIEW_ANY = "games.view_any_match"  # the staff permission to watch any match, private included
 
 def events_since(game: Game, version: int) -> list:
     """The envelopes of ``game``'s events after ``version``, in order; the last one carries
@@ -50,13 +50,13 @@ def current_game(match: Match) -> Game | None:
 
 def open_matches():
     """Public matches waiting for an opponent."""
-    return (Match.objects.filter(status=Match.OPEN, private=False)
+    return (listed_matches().filter(status=Match.OPEN)
             .select_related("white").order_by("-created_at"))
 
 
 def live_matches():
     """Matches being played that anyone may watch."""
-    return (Match.objects.filter(status=Match.PLAYING, spectators_allowed=True, private=False)
+    return (listed_matches().filter(status=Match.PLAYING, spectators_allowed=True)
             .select_related("white", "black").order_by("-started_at"))
 
 
@@ -84,36 +84,17 @@ def viewer_color(match: Match, player: Player | None) -> str | None:
     return match.color_of(player) if player is not None else None
 
 
+# The old spellings (player first), kept for callers written before games.visibility: both
+# ask the one rule there.
 def can_view(match: Match, player: Player | None, user=None) -> bool:
-    """The one rule of who may see a match (its pages, games, export, dice, socket, JSON):
-    its players; staff holding the ``view_any_match`` permission; and spectators where the
-    match lets them in: logged-in users when it allows spectators, visitors who are not
-    logged in when it also allows anonymous spectators. A suspended player sees nothing.
-    Everyone else gets a 404 that does not confirm the match exists."""
-    if player is not None and player.suspended:
-        return False
-    if player is not None and match.color_of(player):
-        return True
-    if user is not None and getattr(user, "is_authenticated", False) and user.has_perm(VIEW_ANY):
-        return True
-    if player is not None:
-        return match.spectators_allowed
-    return match.spectators_allowed and match.anonymous_spectators
+    return can_view_match(user if user is not None else getattr(player, "user", None), match)
 
 
-# Kept under its old name for the socket and pages that ask "may this viewer watch?".
 may_watch = can_view
 
 
 def viewable_matches(queryset, player: Player | None, user=None):
-    """``queryset`` narrowed to the matches :func:`can_view` lets ``player`` see."""
-    if user is not None and getattr(user, "is_authenticated", False) and user.has_perm(VIEW_ANY):
-        return queryset
-    if player is not None and player.suspended:
-        return queryset.none()
-    if player is None:
-        return queryset.filter(spectators_allowed=True, anonymous_spectators=True)
-    return queryset.filter(Q(white=player) | Q(black=player) | Q(spectators_allowed=True))
+    return visible_matches(user if user is not None else getattr(player, "user", None), queryset)
 
 
 def game_history(game: Game) -> list:

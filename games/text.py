@@ -75,8 +75,10 @@ def clean_name(value, *, field: str = "display_name", code: str = "bad_name", ma
             raise BadRequest(code, f"'{field}' may not contain invisible characters (U+{ord(ch):04X}).")
     if unicodedata.category(value[0]).startswith("M"):
         raise BadRequest(code, f"'{field}' may not start with a combining mark.")
+    key = name_key(value)
+    if len(key) > 160:
+        raise BadRequest(code, f"'{field}' is too long once normalised.")
     if not reserved_ok:
-        key = name_key(value)
         if "(" in value or ")" in value or any(mark in key for mark in RESERVED_MARKS):
             raise BadRequest(code, f"'{field}' may not contain parentheses or words that mark the site's "
                                    "own players (house bot, computer, admin...).")

@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import selectors, services
+from .visibility import can_view_match, match_for_viewer_or_404, visible_matches
 from .errors import BadRequest, ServiceError
 from .export import match_to_mat
 from .models import Game, Match, Player
@@ -26,7 +27,7 @@ def _json_error(status, code, message):
 
 
 def _can_view(request, match) -> bool:
-    return selectors.can_view(match, _player(request), request.user)
+    return can_view_match(request.user, match)
 
 
 def _not_found(kind="match"):
@@ -46,8 +47,9 @@ def game_verify(request, game_id):
 
 def match_export_mat(request, match_id):
     """``GET /matches/<id>/export.mat``: the match as a Jellyfish .mat file (GNU Backgammon imports it)."""
-    match = Match.objects.select_related("white", "black").filter(pk=match_id).first()
-    if match is None or not _can_view(request, match):
+    try:
+        match = match_for_viewer_or_404(request.user, match_id)
+    except Http404:
         return _not_found()
     try:
         text = match_to_mat(match)
@@ -122,10 +124,8 @@ def match_new(request):
 
 def match_waiting(request, match_id):
     """``GET /matches/<id>/``: the waiting room with the invite link; a started match goes to its game."""
-    match = get_object_or_404(Match.objects.select_related("white", "black"), pk=match_id)
+    match = match_for_viewer_or_404(request.user, match_id)
     player = _player(request)
-    if not _can_view(request, match):
-        raise Http404("No such match.")
     status = selectors.match_status(match)
     if match.status != Match.OPEN and status["game"]:
         return redirect("game_page", game_id=status["game"])
@@ -137,8 +137,9 @@ def match_waiting(request, match_id):
 
 def match_status_json(request, match_id):
     """``GET /matches/<id>/status.json``: what the waiting room polls."""
-    match = Match.objects.filter(pk=match_id).first()
-    if match is None or not _can_view(request, match):
+    try:
+        match = match_for_viewer_or_404(request.user, match_id)
+    except Http404:
         return _not_found()
     return JsonResponse(selectors.match_status(match))
 
@@ -194,7 +195,7 @@ def play_computer(request):
 def _watchable_game(request, game_id):
     game = get_object_or_404(Game.objects.select_related("match", "match__white", "match__black"), pk=game_id)
     player = _player(request)
-    if not selectors.can_view(game.match, player, request.user):
+    if not can_view_match(request.user, game.match):
         raise Http404("No such game.")  # the same answer as for a game that does not exist
     return game, player
 
@@ -233,7 +234,7 @@ def player_profile(request, player_id):
     """``GET /players/<id>/``: rating and finished matches, with replay and export links."""
     player = get_object_or_404(Player, pk=player_id)
     history = []
-    visible = selectors.viewable_matches(selectors.match_history(player), _player(request), request.user)
+    visible = visible_matches(request.user, selectors.match_history(player))
     for match in visible[:100]:
         history.append({"match": match, "games": list(match.games.order_by("number").values_list("pk", flat=True)),
                         "color": match.color_of(player)})

@@ -38,3 +38,12 @@ def _in_process_layer_and_tasks():
     HUEY.immediate = True
     yield
     HUEY.immediate = previous
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles():
+    """Every test starts with empty abuse counters (games/throttle.py keeps them in the cache)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

@@ -112,7 +112,7 @@ class Site:
 
     def _web(self, i: int) -> Proc:
         port = free_port()
-        return Proc(f"web{i}", [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), *DAPHNE_FLAGS,
+        return Proc(f"web{i}", [sys.executable, "-m", "backgammon_site.serve", "-b", "127.0.0.1", "-p", str(port), *DAPHNE_FLAGS,
                                 "backgammon_site.asgi:application"], self.env, self.tmp / f"web{i}.log", port)
 
     def _worker(self, i: int) -> Proc:

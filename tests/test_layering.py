@@ -16,9 +16,9 @@ GAMES = Path(__file__).resolve().parents[1] / "games"
 # Layers, lowest first; a module may import only from its own layer or lower ones.
 LAYERS = [
     {"engine", "actions", "jsonsafe", "dice", "dice_stats", "errors"},
-    {"models", "text", "clock", "ratings", "bots"},  # bots: pure strategies (engine in, play out)
+    {"models", "text", "clock", "ratings", "bots", "redact"},  # bots: pure strategies (engine in, play out)
     {"serializers", "events", "replay", "export", "interchange", "analysis", "verify"},
-    {"selectors", "services", "layers", "realtime"},
+    {"selectors", "visibility", "services", "layers", "realtime"},
     {"delivery", "bots.turns"},  # bots.turns: a house bot's turn, played through the services
     {"consumers", "api", "views", "admin", "accounts", "tasks", "auth", "signals", "routing", "urls",
      "management", "bench_echo", "apps", "throttle"},

@@ -60,7 +60,8 @@ def test_a_refused_option_comes_back_as_a_message(client, alice):
 
 def test_invite_link_confirms_then_joins_and_the_status_follows(client, alice, bob):
     match = services.match_create(creator=alice, length=1, private=True)
-    assert client.get(f"/matches/{match.pk}/status.json").json() == {"id": match.pk, "status": "open", "game": None}
+    # a private match is not for outsiders: 404, as for a match that does not exist
+    assert client.get(f"/matches/{match.pk}/status.json").status_code == 404
     login(client, bob)
     page = client.get(f"/join/{match.invite_code}/")
     assert page.status_code == 200 and b"Join and play" in page.content

@@ -1,19 +1,17 @@
-"""A per-agent sliding-window rate limit kept in Django's default cache.
+"""A per-agent (and per-address) rate limit on the shared cache (``games.throttle``).
 
 ``GAMES_API_RATE_LIMIT`` requests (default 20) per ``GAMES_API_RATE_WINDOW`` seconds
-(default 1). With the default LocMemCache each server process counts on its own: with
-several processes the limit is per process unless a shared cache (Redis, Memcached) is
-configured as ``CACHES["default"]``.
+(default 1), counted in Django's default cache: Redis when ``REDIS_URL`` is set, so the
+limit holds across every web process; in memory in the one-process embedded default.
 """
 
 from __future__ import annotations
 
-import math
 import time
 
 from django.conf import settings
-from django.core.cache import cache
 
+from .. import throttle
 from .errors import ApiError
 
 
@@ -28,13 +26,8 @@ def check(key: str) -> None:
     window = float(getattr(settings, "GAMES_API_RATE_WINDOW", 1.0))
     if not limit:
         return
-    at = now()
-    cache_key = f"games-api-rate:{key}"
-    hits = [t for t in (cache.get(cache_key) or []) if t > at - window]
-    if len(hits) >= limit:
-        retry = max(1, math.ceil(hits[0] + window - at))
+    retry = throttle.hit(f"api:{key}", limit, window, now=now())
+    if retry is not None:
         raise ApiError(429, "rate_limited",
                        f"Too many requests: at most {limit} per {window:g} s. Retry in {retry} s.",
                        headers={"Retry-After": str(retry)})
-    hits.append(at)
-    cache.set(cache_key, hits, timeout=math.ceil(window) + 1)

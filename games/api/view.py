@@ -14,10 +14,12 @@ version for the services' stale-version check.
 from __future__ import annotations
 
 from django.db.models import Sum
+from django.http import Http404
 
 from .. import selectors
 from ..engine import CUBE_OFFERED, MOVE, RESIGN_OFFERED
 from ..models import Game, Match
+from ..visibility import match_for_viewer_or_404
 from .errors import ApiError
 
 GAME_ID = "backgammon"
@@ -26,12 +28,12 @@ SEED_FIELDS = ("you", "yourColor", "board", "whiteBar", "blackBar", "whiteOff", 
 
 
 def load_match(match_id, player=None) -> Match:
-    """The match, if ``player`` may see it (``selectors.can_view``); 404 otherwise, the same
-    answer as for a match that does not exist."""
-    match = Match.objects.select_related("white", "black").filter(pk=match_id).first()
-    if match is None or (player is not None and not selectors.can_view(match, player)):
-        raise ApiError(404, "match_not_found", f"There is no match {match_id}.")
-    return match
+    """The match, if ``player``'s user may see it (``games.visibility``); 404 otherwise, the
+    same answer as for a match that does not exist."""
+    try:
+        return match_for_viewer_or_404(getattr(player, "user", None), match_id)
+    except Http404:
+        raise ApiError(404, "match_not_found", f"There is no match {match_id}.") from None
 
 
 def seat(match: Match, player) -> str:

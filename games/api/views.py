@@ -17,7 +17,7 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
-from .. import actions, services
+from .. import actions, services, throttle
 from ..events import match_group
 from ..jsonsafe import BadInput, parse
 from ..models import Match
@@ -77,8 +77,7 @@ def read_json(request, allowed: tuple) -> dict:
     return data
 
 
-def client_ip(request) -> str:
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
+client_ip = throttle.client_address
 
 
 # -- agents --------------------------------------------------------------------------------------

@@ -109,7 +109,7 @@ def house_bot(*, level) -> Player:
     try:
         with transaction.atomic():
             player = player_register(username=f"house:{level}", password=None,
-                                     display_name=house_bot_name(level), is_bot=True)
+                                     display_name=house_bot_name(level), is_bot=True, reserved_ok=True)
             HouseBot.objects.create(player=player, level=level)
             return player
     except (IntegrityError, BadRequest):  # created meanwhile by another request

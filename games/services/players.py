@@ -7,6 +7,7 @@ from django.db import IntegrityError, transaction
 
 from ..errors import BadRequest, Forbidden
 from ..models import Player
+from ..text import clean_name, name_key
 
 
 def player_for_user(user) -> Player:
@@ -15,20 +16,38 @@ def player_for_user(user) -> Player:
         return user.player
     except Player.DoesNotExist:
         pass
-    player, _ = Player.objects.get_or_create(user=user, defaults={"display_name": user.get_username()[:40]})
+    name = user.get_username()[:40]
+    key = name_key(name)
+    if Player.objects.filter(name_key=key).exists():
+        key = None  # a user made outside sign-up (createsuperuser) whose name is taken: not reserved
+    try:
+        with transaction.atomic():
+            player, _ = Player.objects.get_or_create(user=user, defaults={"display_name": name, "name_key": key})
+    except IntegrityError:  # the name was taken meanwhile, or the profile created by another request
+        player, _ = Player.objects.get_or_create(user=user, defaults={"display_name": name})
     return player
 
 
 @transaction.atomic
 def player_register(*, username: str, password: str | None, display_name: str = "", is_bot: bool = False,
-                    email: str = "") -> Player:
-    """Create a user and its player profile (a bot has no usable password)."""
+                    email: str = "", reserved_ok: bool = False) -> Player:
+    """Create a user and its player profile (a bot has no usable password).
+
+    The display name (the username when empty) goes through :func:`games.text.clean_name`
+    (``bad_name``: NUL, controls, bidirectional and zero-width characters, the marks of the
+    site's own players unless ``reserved_ok``, for the house bots only) and must be unique
+    after NFKC and case folding (``name_taken``)."""
     User = get_user_model()
-    username = (username or "").strip()
+    username = (username or "").strip() if isinstance(username, str) else ""
     if not username or len(username) > 150:
         raise BadRequest("bad_username", "A name of 1 to 150 characters is required.")
+    display = clean_name(display_name or username[:40], reserved_ok=reserved_ok)
+    username = clean_name(username, field="username", code="bad_username", max_length=150, reserved_ok=reserved_ok)
+    key = name_key(display)
     if User.objects.filter(username__iexact=username).exists():
         raise BadRequest("name_taken", f"The name {username!r} is taken.")
+    if Player.objects.filter(name_key=key).exists():
+        raise BadRequest("name_taken", f"The display name {display!r} is taken (or one that looks the same).")
     user = User(username=username, email=email)
     if password:
         user.set_password(password)
@@ -37,9 +56,9 @@ def player_register(*, username: str, password: str | None, display_name: str = 
     try:
         with transaction.atomic():  # two sign-ups racing for one name: the loser is told so
             user.save()
+            return Player.objects.create(user=user, display_name=display, name_key=key, is_bot=is_bot)
     except IntegrityError:
-        raise BadRequest("name_taken", f"The name {username!r} is taken.") from None
-    return Player.objects.create(user=user, display_name=(display_name or username)[:40], is_bot=is_bot)
+        raise BadRequest("name_taken", f"The name {display!r} is taken.") from None
 
 
 @transaction.atomic

@@ -1,0 +1,92 @@
+"""Names that lie are refused: bidirectional overrides, zero-width characters, the marks of
+the site's own players, and a name that looks like a taken one (NFKC + case folding).
+Through the sign-up form, the bot API's agent registration and the service itself."""
+
+import json
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.errors import BadRequest
+from games.models import Player
+from games.text import name_key
+
+PASSWORD = "a-long-password-9"
+
+
+def _signup(client, username, display_name=""):
+    return client.post("/accounts/signup/", {"username": username, "display_name": display_name,
+                                             "password1": PASSWORD, "password2": PASSWORD})
+
+
+LIARS = {
+    "bidi_override_house_bot": "\u202eevil\u200b (house bot)",
+    "rtl_override": "abc\u202edef",
+    "zero_width_space": "bo\u200bb",
+    "zero_width_joiner": "bo\u200db",
+    "bom": "\ufeffbob",
+    "house_bot": "Expert (house bot)",
+    "computer": "The Computer",
+    "bot_mark": "alice [bot]",
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("case", sorted(LIARS))
+def test_the_sign_up_form_refuses_names_that_lie(client, case, no_tracebacks):
+    response = _signup(client, "eve", LIARS[case])
+    assert response.status_code == 200
+    assert response.context["form"].errors.get("display_name"), response.context["form"].errors
+    assert not Player.objects.exists() and "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("case", sorted(LIARS))
+def test_the_service_refuses_names_that_lie(case):
+    with pytest.raises(BadRequest) as exc:
+        services.player_register(username="eve", password=PASSWORD, display_name=LIARS[case])
+    assert exc.value.code == "bad_name"
+    assert not Player.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("taken,second", [("Bob", "bob"), ("Bob", "ＢＯＢ"), ("Straße", "STRASSE"),
+                                          ("ﬁnn", "FINN"), ("bob  smith", "Bob Smith")])
+def test_display_names_are_unique_after_nfkc_and_casefold(client, taken, second, no_tracebacks):
+    assert _signup(client, "first", taken).status_code == 302
+    other = Client()
+    response = _signup(other, "second", second)
+    assert response.status_code == 200
+    assert "taken" in str(response.context["form"].errors["display_name"])
+    assert Player.objects.count() == 1
+    assert name_key(taken) == name_key(second)
+
+
+@pytest.mark.django_db
+def test_a_display_name_cannot_copy_a_username(client):
+    services.player_register(username="alice", password=PASSWORD)
+    with pytest.raises(BadRequest) as exc:
+        services.player_register(username="mallory", password=PASSWORD, display_name="ALICE")
+    assert exc.value.code == "name_taken"
+
+
+@pytest.mark.django_db
+def test_agents_cannot_pose_as_the_house_or_a_player(settings, no_tracebacks):
+    settings.GAMES_API_RATE_LIMIT = 0
+    services.player_register(username="alice", password=PASSWORD)
+    client = Client()
+    for name, code in (("House bot", "bad_name"), ("computer", "bad_name"), ("ALICE", "name_taken"),
+                       ("gnubg 2ply", "bad_name")):
+        response = client.post("/api/agents", json.dumps({"name": name}), content_type="application/json")
+        assert response.status_code in (400, 409), (name, response.content)
+        assert response.json()["error"]["code"] == code, name
+    assert Player.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_house_bots_keep_their_mark():
+    from games.services.agents import house_bot, level_names
+
+    bot = house_bot(level=level_names()[0])
+    assert "(house bot)" in bot.display_name and bot.name_key == name_key(bot.display_name)
