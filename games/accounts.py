@@ -15,6 +15,7 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.views import LoginView
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
@@ -90,9 +91,11 @@ class PlayerLoginView(LoginView):
 @sensitive_post_parameters("password1", "password2")
 @require_http_methods(["GET", "POST"])
 def signup(request):
-    """Create an account and its player profile, log in, go home."""
+    """Create an account and its player profile, log in, then go to ``next`` (kept from the
+    link that led here, an invite say) or home."""
+    next_url = safe_next(request)
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(next_url or "home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -107,5 +110,14 @@ def signup(request):
             form.add_error("username", exc.message)
         else:
             login(request, player.user, backend=SIGNUP_BACKEND)
-            return redirect("home")
-    return render(request, "registration/signup.html", {"form": form})
+            return redirect(next_url or "home")
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+def safe_next(request) -> str:
+    """The ``next`` of a login or sign-up (an invite link, say), when it stays on this site."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                                  require_https=request.is_secure()):
+        return target
+    return ""

@@ -4,6 +4,7 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("games/<int:game_id>/verify/", views.game_verify, name="game_verify"),
     path("matches/<int:match_id>/export.mat", views.match_export_mat, name="match_export_mat"),
     # the browser client's pages

@@ -3,6 +3,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -10,12 +11,16 @@ from . import selectors, services
 from .errors import BadRequest, ServiceError
 from .export import match_to_mat
 from .models import Game, Match, Player
-from .verify import verify_game
+from .verify import recomputed_rolls, verify_game
 
 
 def home(request):
-    """The lobby: live lists over ``/ws/lobby/``, the new-match form, play the computer."""
-    return render(request, "home.html", {"bot_levels": _bot_levels(), "form": NEW_MATCH_DEFAULTS})
+    """The lobby: live lists over ``/ws/lobby/``, your games to resume, the new-match form,
+    play the computer."""
+    player = _player(request)
+    mine = selectors.running_matches(player) if player is not None else []
+    return render(request, "home.html", {"bot_levels": _bot_levels(), "form": NEW_MATCH_DEFAULTS,
+                                         "my_matches": mine, "me": player})
 
 
 # -- dice verification and .mat export (logic in games.verify / games.export) ---------------
@@ -33,15 +38,36 @@ def _not_found(kind="match"):
     return _json_error(404, f"{kind}_not_found", f"There is no such {kind}.")
 
 
+def _wants_html(request) -> bool:
+    return request.GET.get("format") != "json" and "text/html" in request.headers.get("Accept", "")
+
+
 def game_verify(request, game_id):
-    """``GET /games/<id>/verify/``: the dice check of a finished game (409 while it is played)."""
-    game = Game.objects.select_related("match").filter(pk=game_id).first()
+    """``GET /games/<id>/verify/``: the dice check of a finished game (409 while it is played).
+    A browser gets the page that explains it; ``?format=json`` (or no ``text/html`` in
+    ``Accept``) the JSON."""
+    game = Game.objects.select_related("match", "match__white", "match__black").filter(pk=game_id).first()
     if game is None or not _can_view(request, game.match):
+        if _wants_html(request):
+            raise Http404("No such game.")
         return _not_found("game")
     try:
-        return JsonResponse(verify_game(game))
+        check = verify_game(game)
+        rows = recomputed_rolls(game) if _wants_html(request) else None
     except ServiceError as exc:
+        if _wants_html(request):
+            return render(request, "verify.html", {"game": game, "match": game.match, "error": exc.message},
+                          status=exc.status)
         return _json_error(exc.status, exc.code, exc.message)
+    if rows is None:
+        return JsonResponse(check)
+    return render(request, "verify.html", {"game": game, "match": game.match, "check": check, "rows": rows,
+                                           "json_url": f"{request.path}?format=json"})
+
+
+def favicon(request):
+    """``/favicon.ico``: the site's icon (an SVG backgammon point) for browsers that ask."""
+    return redirect(static("favicon.svg"), permanent=True)
 
 
 def match_export_mat(request, match_id):
@@ -72,9 +98,9 @@ def _player(request):
 
 def _bot_levels() -> list:
     try:
-        from .services.agents import level_names
+        from .services.agents import level_choices
 
-        return level_names()
+        return level_choices()
     except Exception:  # the bots are not installed (or not yet): no levels to offer
         return []
 

@@ -21,6 +21,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from ..errors import BadRequest, Conflict
@@ -88,6 +89,27 @@ def level_names() -> list:
     return [getattr(level, "name", level) for level in bots.LEVELS]
 
 
+# What a player reads about each level in the lobby: roughly how strong, how fast.
+LEVEL_BLURBS = {
+    "random": "Moves at random: for learning the controls. Instant.",
+    "beginner": "Knows the basics but blunders often. Instant.",
+    "casual": "A club newcomer: sound ideas, frequent errors. Under a second a move.",
+    "intermediate": "A decent club player with the odd mistake. Under a second a move.",
+    "advanced": "A strong club player: rare, small errors. Under a second a move.",
+    "expert": "Plays like a top human (1-ply neural net). About a second a move.",
+    "world_class": "Near the best programs (2-ply neural net). Several seconds a move.",
+}
+
+
+def level_choices() -> list:
+    """The levels as the lobby offers them: ``[{"name", "label", "about", "default"}]``."""
+    from .. import bots
+
+    return [{"name": level.name, "label": level.name.replace("_", " ").capitalize(),
+             "about": LEVEL_BLURBS.get(level.name, level.description), "default": level.name == bots.DEFAULT_LEVEL}
+            for level in bots.LEVELS]
+
+
 def _check_level(level) -> str:
     names = level_names()
     if not isinstance(level, str) or level not in names:
@@ -128,6 +150,26 @@ def _check_length(length) -> int:
     return length
 
 
+def bot_match_limit() -> int:
+    """How many matches against the computer one player may have running at once."""
+    return int(getattr(settings, "GAMES_MAX_BOT_MATCHES", 2))
+
+
+def check_bot_match_limit(player: Player) -> None:
+    """Refuse a new match against the computer (``too_many_bot_matches``) when ``player``
+    already plays ``GAMES_MAX_BOT_MATCHES`` of them. The player's row is locked first, so two
+    requests at once cannot both pass the check."""
+    Player.objects.select_for_update(no_key=True, of=("self",)).filter(pk=player.pk).first()
+    running = (Match.objects.filter(status__in=[Match.OPEN, Match.PLAYING])
+               .filter(Q(white=player, black__housebot__isnull=False) | Q(black=player, white__housebot__isnull=False))
+               .count())
+    limit = bot_match_limit()
+    if running >= limit:
+        raise Conflict("too_many_bot_matches",
+                       f"You already have {running} game{'s' if running != 1 else ''} against the computer running "
+                       f"(at most {limit} at once): finish or leave one first.")
+
+
 def match_vs_bot(*, player: Player, level, length: int = 1, **options) -> Match:
     """Play the computer: a started match of ``player`` (White's seat) against the house bot
     at ``level``. ``options`` are :func:`~games.services.match_create`'s (cube, crawford...).
@@ -140,6 +182,7 @@ def match_vs_bot(*, player: Player, level, length: int = 1, **options) -> Match:
         bot = house_bot(level=level)
         if bot.pk == player.pk:
             raise Conflict("own_match", "A house bot cannot play itself.")
+        check_bot_match_limit(player)
         match = match_create(creator=player, length=length, **options)
         return match_join(player=bot, match_id=match.pk)
 

@@ -320,6 +320,7 @@ def finish_game(record: Record, game: Game, match: Match, state: GameState, *,
         "score": [match.white_score, match.black_score],
         "matchOver": match.status in (Match.FINISHED, Match.ABORTED),
         "matchWinner": match.color_of(match.winner_id) if match.winner_id else None,
+        "matchReason": match.end_reason if match.status in (Match.FINISHED, Match.ABORTED) else None,
         "nextGame": next_game.pk if next_game else None,
         "diceSeed": game.dice_seed,
     }, state=None)

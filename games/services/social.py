@@ -95,7 +95,17 @@ def presence_join(*, match_id, channel_name: str, player, role: str) -> dict:
         if role in ("white", "black") and getattr(match, f"{role}_away_since") is not None:
             setattr(match, f"{role}_away_since", None)
             match.save(update_fields=[f"{role}_away_since"])
+            _lobby_follows(match)
         return _publish_presence(match)
+
+
+def _lobby_follows(match: Match) -> None:
+    """A player left or came back: the lobby lists a game in progress only while someone
+    is at the table (``services.lobby.deserted``)."""
+    if match.status == Match.PLAYING:
+        record = Record(match)
+        record.lobby_changed()
+        record.commit()
 
 
 def presence_leave(*, channel_name: str) -> dict | None:
@@ -113,6 +123,7 @@ def presence_leave(*, channel_name: str) -> dict | None:
             if not Connection.objects.filter(match=match, role=conn.role).exists():
                 setattr(match, f"{conn.role}_away_since", clock.now())
                 match.save(update_fields=[f"{conn.role}_away_since"])
+                _lobby_follows(match)
         return _publish_presence(match)
 
 
