@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -234,6 +235,7 @@ def game_page(request, game_id):
         "history": selectors.game_history(game),
         "loggedIn": player is not None,
         "exportUrl": reverse("match_export_mat", args=[game.match_id]),
+        "nextGameDelay": settings.GAMES_NEXT_GAME_DELAY,
     }
     return render(request, "game.html", {"game": game, "match": game.match, "boot": boot, "color": color})
 

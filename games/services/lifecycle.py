@@ -321,6 +321,7 @@ def finish_game(record: Record, game: Game, match: Match, state: GameState, *,
         "matchOver": match.status in (Match.FINISHED, Match.ABORTED),
         "matchWinner": match.color_of(match.winner_id) if match.winner_id else None,
         "matchReason": match.end_reason if match.status in (Match.FINISHED, Match.ABORTED) else None,
+        "ratingChanges": getattr(match, "rating_changes", None),
         "nextGame": next_game.pk if next_game else None,
         "diceSeed": game.dice_seed,
     }, state=None)
@@ -354,6 +355,9 @@ def end_match(record: Record, match: Match, *, winner_color: str | None, reason:
                                     winner_experience=winner.experience, loser_experience=loser.experience)
         Player.objects.filter(pk=winner.pk).update(rating=F("rating") + gain, experience=F("experience") + match.length)
         Player.objects.filter(pk=loser.pk).update(rating=F("rating") + loss, experience=F("experience") + match.length)
+        # what the match-end event tells both players: each one's change and new rating
+        match.rating_changes = {match.color_of(p.pk): {"change": round(delta, 1), "rating": round(p.rating + delta, 1)}
+                                for p, delta in ((winner, gain), (loser, loss))}
 
 
 def forfeit_match(record: Record, match: Match, color: str, reason: str, *, game: Game | None = None) -> None:
