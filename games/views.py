@@ -4,7 +4,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.templatetags.static import static
+from django.contrib.staticfiles import finders
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -67,8 +67,12 @@ def game_verify(request, game_id):
 
 
 def favicon(request):
-    """``/favicon.ico``: the site's icon (an SVG backgammon point) for browsers that ask."""
-    return redirect(static("favicon.svg"), permanent=True)
+    """``/favicon.ico``: the site's icon (``static/favicon.svg``) for browsers that ask."""
+    path = finders.find("favicon.svg")
+    with open(path, "rb") as icon:
+        response = HttpResponse(icon.read(), content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 def match_export_mat(request, match_id):
