@@ -64,7 +64,9 @@ function connect() {
   ws.onclose = e => {
     if (socket !== ws) return;   // an old socket we replaced
     document.body.dataset.connected = '0';
-    if (e.code === 4003) { closedByUs = true; $('banner').textContent = 'Your account is suspended.'; }
+    if (e.code === 4003) {   // suspended (docs/PROTOCOL.md): no reconnecting
+      closedByUs = true; $('banner').textContent = 'Your account is suspended.'; $('banner').hidden = false;
+    }
     if (closedByUs) return;
     $('banner').hidden = false;
     sent = null;
