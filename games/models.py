@@ -30,6 +30,8 @@ class Player(models.Model):
     matches_won = models.PositiveIntegerField(default=0)
     is_bot = models.BooleanField(default=False)
     suspended = models.BooleanField(default=False, help_text="A suspended player cannot log in or play.")
+    settings = models.JSONField(default=dict, blank=True,
+                                help_text="The player's board and sound settings (services.player_update_settings).")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

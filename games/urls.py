@@ -19,4 +19,6 @@ urlpatterns = [
     path("games/<int:game_id>/replay.json", views.game_replay_json, name="game_replay_json"),
     path("players/<int:player_id>/", views.player_profile, name="player_profile"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("settings/", views.settings_page, name="settings"),
+    path("settings.json", views.settings_json, name="settings_json"),
 ]

@@ -12,6 +12,8 @@ from . import selectors, services
 from .errors import BadRequest, ServiceError
 from .export import match_to_mat
 from .models import Game, Match, Player
+from .jsonsafe import BadInput, parse
+from .services.preferences import CHOICES, FLAGS
 from .verify import recomputed_rolls, verify_game
 
 
@@ -240,6 +242,7 @@ def game_page(request, game_id):
         "loggedIn": player is not None,
         "exportUrl": reverse("match_export_mat", args=[game.match_id]),
         "nextGameDelay": settings.GAMES_NEXT_GAME_DELAY,
+        "settings": services.settings_for(player),
     }
     return render(request, "game.html", {"game": game, "match": game.match, "boot": boot, "color": color})
 
@@ -275,3 +278,46 @@ def player_profile(request, player_id):
 def leaderboard(request):
     """``GET /leaderboard/``: players by rating."""
     return render(request, "leaderboard.html", {"players": selectors.leaderboard(100)})
+
+
+# -- settings that follow the player (games.services.preferences) -----------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_page(request):
+    """``/settings/``: the player's board, play and sound settings, kept on the profile."""
+    player = _player(request)
+    if request.method == "POST":
+        post = request.POST
+        changes = {name: post.get(name) for name in CHOICES if name in post}
+        changes.update({name: post.get(name) == "on" for name in FLAGS})
+        try:
+            services.player_update_settings(player=player, changes=changes)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, "Settings saved: they apply wherever you log in.")
+        return redirect("settings")
+    return render(request, "settings.html", {"current": services.settings_for(player), "choices": CHOICE_LABELS})
+
+
+@login_required
+@require_POST
+def settings_json(request):
+    """``POST /settings.json`` with ``{"name": value, ...}``: what the game page's options send."""
+    try:
+        changes = parse(request.body.decode("utf-8", "replace"), max_bytes=2048)
+        return JsonResponse({"settings": services.player_update_settings(player=_player(request), changes=changes)})
+    except BadInput as exc:
+        return _json_error(400, exc.code, exc.message)
+    except ServiceError as exc:
+        return _json_error(exc.status, exc.code, exc.message)
+
+
+CHOICE_LABELS = {
+    "home": [("right", "Home board on the right"), ("left", "Home board on the left")],
+    "numbers": [("mine", "Point numbers from my side"), ("white", "Point numbers from White's side")],
+    "animation": [("normal", "Normal"), ("fast", "Fast"), ("off", "Off")],
+    "theme": [("auto", "As my device"), ("light", "Light"), ("dark", "Dark")],
+}

@@ -6,8 +6,20 @@ import { renderBoard, hitAt, WIDTH, HEIGHT } from './board.mjs';
 const $ = id => document.getElementById(id);
 const boot = JSON.parse($('boot').textContent);
 const boardEl = $('board'), dragEl = $('drag-layer');
-const prefs = JSON.parse(localStorage.getItem('bg-prefs') || '{}');
-const opts = { forced: !!prefs.forced, autoroll: !!prefs.autoroll, sound: prefs.sound !== false, flip: !!prefs.flip };
+// Settings follow the player (stored on the profile, /settings/); a visitor's stay in this browser.
+const prefs = boot.loggedIn ? {} : JSON.parse(localStorage.getItem('bg-prefs') || '{}');
+const saved = boot.settings || {};
+const opts = { forced: prefs.forced ?? !!saved.forced, autoroll: prefs.autoroll ?? !!saved.autoroll,
+  sound: prefs.sound ?? saved.sound !== false, flip: prefs.flip ?? saved.home === 'left',
+  confirm: saved.confirm !== false, numbers: saved.numbers || 'mine' };
+document.documentElement.dataset.animation = saved.animation || 'normal';
+function savePrefs(name) {
+  if (!boot.loggedIn) { localStorage.setItem('bg-prefs', JSON.stringify(opts)); return; }
+  const change = name === 'flip' ? { home: opts.flip ? 'left' : 'right' } : { [name]: opts[name] };
+  const csrf = (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || '';
+  fetch('/settings.json', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-CSRFToken': csrf },
+    body: JSON.stringify(change) }).then(r => { if (!r.ok) toast('Your settings could not be saved.'); });
+}
 
 let state = S.initialState();
 state = S.reduce(state, boot.snapshot);
@@ -195,7 +207,7 @@ function activate(p) {
   if (!S.canMoveNow(state) || p === null) return;
   if (state.selected !== null && state.selected !== undefined) {
     const targets = S.targetsFrom(state, state.selected);
-    if (targets.has(p)) { state = S.moveTo(state, p); cursor = null; SOUND.move(); render(); return; }
+    if (targets.has(p)) { state = S.moveTo(state, p); cursor = null; SOUND.move(); render(); sendIfDone(); return; }
   }
   state = S.select(state, state.selected === p ? null : p);
   // one-click moves: a checker with a single target (not a choice) moves there at once? No: show targets.
@@ -225,7 +237,7 @@ boardEl.addEventListener('pointerup', e => {
   const to = hitAt(e.clientX, e.clientY);
   if (to !== null && S.targetsFrom(state, d.p).has(to)) { state = S.moveTo(state, to, d.p); SOUND.move(); }
   else state = S.select(state, null);
-  render();
+  render(); sendIfDone();
 });
 boardEl.addEventListener('pointercancel', () => { drag = null; dragEl.innerHTML = ''; });
 
@@ -233,7 +245,7 @@ function cursorChoices() {
   if (state.selected !== null && state.selected !== undefined) return [...S.targetsFrom(state, state.selected).keys()];
   return S.selectableSources(state);
 }
-const fromViewer = n => (state.you === 'black' ? 25 - n : n);
+const fromViewer = n => (opts.numbers !== 'white' && state.you === 'black' ? 25 - n : n);
 let digits = '', digitTimer = null;
 document.addEventListener('keydown', e => {
   if (e.target.closest('input, textarea, select, button, summary, a') && !['Escape'].includes(e.key)) return;
@@ -263,6 +275,9 @@ document.addEventListener('keydown', e => {
     if (done) fire(); else digitTimer = setTimeout(fire, 700);
   }
 });
+
+/** With "confirm before sending" off, a completed play goes at once. */
+function sendIfDone() { if (!opts.confirm && S.completedPlay(state)) confirmPlay(); }
 
 function confirmPlay() {
   const play = S.completedPlay(state);
@@ -306,7 +321,7 @@ $('chat-form').addEventListener('submit', e => {
 for (const [id, name] of [['opt-forced', 'forced'], ['opt-autoroll', 'autoroll'], ['opt-sound', 'sound'], ['opt-flip', 'flip']]) {
   const box = $(id); box.checked = opts[name];
   box.addEventListener('change', () => {
-    opts[name] = box.checked; localStorage.setItem('bg-prefs', JSON.stringify(opts)); render(); autoplay();
+    opts[name] = box.checked; savePrefs(name); render(); autoplay();
   });
 }
 
@@ -473,9 +488,9 @@ function renderPanel() {
   $('watchers').textContent = `${n} watching`;
   const ol = $('moves');
   let turnNo = 0;   // only turns are numbered: the opening roll and notes are not
-  const items = state.moveList.map(m => (m.color
-    ? `<li class="${m.color}" value="${++turnNo}"><span class="chip ${m.color}" aria-hidden="true"></span><span class="sr-only">${esc(nameOf(m.color))} (${m.color}): </span>`
-    : '<li class="info">') + `${m.dice ? `<span class="dice-text">${m.dice.join('')}</span> ` : ''}${esc(m.text)}</li>`);
+  const who = m => `<span class="chip ${m.color}" aria-hidden="true"></span><span class="sr-only">${esc(nameOf(m.color))} (${m.color}): </span>`;
+  const items = state.moveList.map(m => (m.color && !m.result ? `<li class="${m.color}" value="${++turnNo}">${who(m)}`
+    : m.color ? `<li class="info">${who(m)}` : '<li class="info">') + `${m.dice ? `<span class="dice-text">${m.dice.join('')}</span> ` : ''}${esc(m.text)}</li>`);
   if (state.partial.length) items.push(`<li class="pending">${esc(S.formatSteps(S.flatPartial(state), state.you))}…</li>`);
   const html = items.join('');
   if (ol.dataset.html !== html) { ol.innerHTML = html; ol.dataset.html = html; ol.scrollTop = ol.scrollHeight; }
@@ -532,7 +547,7 @@ function renderRematch() {
   if (r.offeredBy && r.offeredBy !== state.you && $('end-dialog').hidden) { endShownFor = null; renderDialog(); }
 }
 
-let lastSvg = '';
+let lastSvg = '', lastBig = null;
 function render() {
   const pos = S.currentPosition(state);
   const movable = S.canMoveNow(state);
@@ -540,10 +555,10 @@ function render() {
   const targets = movable && state.selected !== null && state.selected !== undefined ? [...S.targetsFrom(state, state.selected).keys()] : [];
   const diceColor = state.phase === 'move' ? state.actor : state.phase === 'opening' ? null : null;
   const svg = renderBoard({
-    pos, you: state.you, flipped: opts.flip, selectable, selected: state.selected, targets, cursor,
+    pos, you: state.you, numbers: opts.numbers, flipped: opts.flip, selectable, selected: state.selected, targets, cursor,
     dice: state.phase === 'move' ? state.dice : null, diceColor: diceColor || state.turn,
     usedDice: state.actor === state.you ? usedDice() : [], cube: state.cube,
-    lastTurn: state.partial.length ? null : state.lastTurn, bigLabels: boardEl.clientWidth < 600,
+    lastTurn: state.partial.length ? null : state.lastTurn, bigLabels: (lastBig = boardEl.clientWidth < 600),
   });
   if (svg !== lastSvg) { boardEl.innerHTML = svg; lastSvg = svg; }
   boardEl.classList.toggle('my-move', movable);
@@ -557,4 +572,5 @@ function render() {
 
 render();
 connect();
+addEventListener('resize', () => { if ((boardEl.clientWidth < 600) !== lastBig) render(); });
 addEventListener('pagehide', () => { closedByUs = true; ws && ws.close(); });

@@ -322,7 +322,7 @@ const APPLY = {
       }
     }
     s.moveList.push(d.winner
-      ? { color: d.winner, text: `Wins ${d.points} point${d.points === 1 ? '' : 's'} (${d.kind})` }
+      ? { color: d.winner, result: true, text: `Wins ${d.points} point${d.points === 1 ? '' : 's'} (${d.kind})` }
       : { color: null, text: d.reason === 'aborted' ? 'Aborted: no result' : 'No winner (tie)' });
   },
   rematch_offer(s, d) { s.rematch = { offeredBy: d.color, match: d.match }; },
