@@ -284,3 +284,64 @@ def test_favicon_and_page_weight(site_server, new_page):
         total, sizes = own_bytes(new_page(), url)  # a fresh context each: nothing cached
         assert sizes, url  # the measurement saw the files
         assert total < PAGE_WEIGHT_LIMIT, (url, total, sizes)
+
+
+CONTRAST_JS = """sel => {
+  const el = document.querySelector(sel);
+  const rgb = s => s.match(/[\\d.]+/g).slice(0, 4).map(Number);
+  let bg = null, node = el;
+  while (node && node.nodeType === 1) {
+    const c = rgb(getComputedStyle(node).backgroundColor);
+    if (c.length < 4 || c[3] > 0) { bg = c; break; }
+    node = node.parentElement;
+  }
+  bg = bg || [255, 255, 255];
+  const lum = c => { const [r, g, b] = c.slice(0, 3).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const a = lum(rgb(getComputedStyle(el).color)), b = lum(bg);
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+def test_settings_follow_the_player_to_another_browser(site_server, new_page, screenshots):
+    base, dice = site_server
+    white, black, match_id = start_match(site_server, new_page, length=3, names=("ivy", "jon"))
+    black_name = black.text_content(".whoami").strip()
+    # Black sets dark colours, home board on the left, White's numbering, no confirmation
+    settings = new_page()
+    settings.goto(f"{base}/accounts/login/?next=/settings/")
+    settings.fill("input[name=username]", black_name)
+    settings.fill("input[name=password]", "a long enough pass 123")
+    settings.click("form button[type=submit]")
+    settings.wait_for_url("**/settings/")
+    settings.check("input[name=home][value=left]")
+    settings.check("input[name=numbers][value=white]")
+    settings.select_option("select[name=theme]", "dark")
+    settings.uncheck("input[name=confirm]")
+    settings.click("#settings-form button[type=submit]")
+    settings.wait_for_selector(".message.success")
+    assert settings.get_attribute("html", "data-theme") == "dark"
+    for selector in (".settings h1", ".settings label", ".settings .hint", ".site-header a"):
+        ratio = settings.evaluate(CONTRAST_JS, selector)
+        assert ratio >= 4.5, (selector, ratio)
+    shoot(settings, screenshots, "settings")
+    # the other browser (Black's first one) picks them up on its next page load
+    black.reload()
+    black.wait_for_function("() => window.bg && bg.state.phase === 'move'")
+    assert black.get_attribute("html", "data-theme") == "dark"
+    assert black.evaluate(CONTRAST_JS, "#status-line") >= 4.5
+    assert black.is_checked("#opt-flip")
+    # White's numbering: Black sees point 24 where its own 1 is; the home board is on the left
+    labels = black.eval_on_selector_all("#board text.label", "ts => ts.map(t => [t.textContent, t.getBoundingClientRect().x, t.getBoundingClientRect().y])")
+    bottom = sorted((x, int(text)) for text, x, y in labels if y > 300)
+    assert bottom[0][1] == 24 and bottom[-1][1] == 13, bottom  # Black's home (White's 19-24) at the bottom left
+    # no confirmation: a completed play is sent at once
+    click_play(white, game_state(white)["legal"][0])
+    black.wait_for_selector('[data-act="roll"]:visible')
+    black.click('[data-act="roll"]')
+    black.wait_for_function("() => bg.state.phase === 'move' && bg.state.actor === 'black'")
+    version = game_state(black)["version"]
+    for step in game_state(black)["legal"][0]:
+        black.click(f'#board [data-hit="{step["from"]}"]')
+        black.click(f'#board [data-hit="{step["to"]}"]')
+    black.wait_for_function(f"() => bg.state.version > {version} && bg.state.actor === 'white'")
