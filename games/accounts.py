@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods
 from .auth import SUSPENDED_MESSAGE, is_suspended
 from .errors import ServiceError
 from .models import Player
-from .services import player_register
+from .services import guest_claim, player_register
 
 SIGNUP_BACKEND = "games.auth.ActivePlayerBackend"
 
@@ -94,24 +94,30 @@ def signup(request):
     """Create an account and its player profile, log in, then go to ``next`` (kept from the
     link that led here, an invite say) or home."""
     next_url = safe_next(request)
-    if request.user.is_authenticated:
+    guest = _guest(request)
+    if request.user.is_authenticated and guest is None:
         return redirect(next_url or "home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        fields = {"username": data["username"], "password": data["password1"],
+                  "display_name": data.get("display_name", ""), "email": data.get("email", "")}
         try:
-            player = player_register(
-                username=data["username"],
-                password=data["password1"],
-                display_name=data.get("display_name", ""),
-                email=data.get("email", ""),
-            )
+            # a guest keeps their player, and so their games; anyone else gets a new one
+            player = guest_claim(player=guest, **fields) if guest is not None else player_register(**fields)
         except ServiceError as exc:  # e.g. the name was taken in the meantime
             form.add_error("username", exc.message)
         else:
             login(request, player.user, backend=SIGNUP_BACKEND)
             return redirect(next_url or "home")
-    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+    return render(request, "registration/signup.html", {"form": form, "next": next_url, "guest": guest})
+
+
+def _guest(request):
+    if not request.user.is_authenticated:
+        return None
+    player = Player.objects.filter(user=request.user, is_guest=True).first()
+    return player
 
 
 def safe_next(request) -> str:

@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse, JsonResponse
@@ -9,6 +10,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import selectors, services
+from .accounts import SIGNUP_BACKEND
 from .errors import BadRequest, ServiceError
 from .export import match_to_mat
 from .models import Game, Match, Player
@@ -181,6 +183,8 @@ def match_invite(request, invite_code):
     """``/join/<invite code>/``: confirm on GET, ``services.match_join`` on POST, then the game."""
     match = get_object_or_404(Match.objects.select_related("white", "black"), invite_code=invite_code)
     if request.method == "POST":
+        if not request.user.is_authenticated and request.POST.get("guest") == "1":
+            return _join_as_guest(request, invite_code)
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         try:
@@ -193,6 +197,17 @@ def match_invite(request, invite_code):
         return redirect("match_waiting", match_id=match.pk)
     return render(request, "join.html", {"match": match, "info": selectors.match_dict(match),
                                          "own": _player(request) is not None and match.white_id == _player(request).pk})
+
+
+def _join_as_guest(request, invite_code):
+    """"Play as a guest": a new guest player takes the seat and is logged in (no account)."""
+    try:
+        guest, match = services.guest_join(invite_code=invite_code)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("match_invite", invite_code=invite_code)
+    login(request, guest.user, backend=SIGNUP_BACKEND)
+    return redirect("game_page", game_id=selectors.current_game(match).pk)
 
 
 @login_required

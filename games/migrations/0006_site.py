@@ -12,6 +12,11 @@ class Migration(migrations.Migration):
     operations = [
         migrations.AddField(
             model_name='player',
+            name='is_guest',
+            field=models.BooleanField(default=False, help_text='Played from an invite link without an account (unrated, no public chat, no bot API) until they sign up.'),
+        ),
+        migrations.AddField(
+            model_name='player',
             name='settings',
             field=models.JSONField(blank=True, default=dict, help_text="The player's board and sound settings (services.player_update_settings)."),
         ),

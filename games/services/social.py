@@ -46,6 +46,8 @@ def chat_post(*, match_id, player, text) -> ChatMessage:
     if match is None:
         raise NotFound("match_not_found", "No such match.")
     room = chat_room_for(match, player)
+    if room != ChatMessage.PLAYERS and getattr(player, "is_guest", False):
+        raise Forbidden("guest_chat", "Guests talk only with their opponent: sign up to chat with spectators.")
     with transaction.atomic():
         message = ChatMessage.objects.create(match=match, room=room, author=player, name=player.display_name,
                                              text=text)

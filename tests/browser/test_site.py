@@ -345,3 +345,28 @@ def test_settings_follow_the_player_to_another_browser(site_server, new_page, sc
         black.click(f'#board [data-hit="{step["from"]}"]')
         black.click(f'#board [data-hit="{step["to"]}"]')
     black.wait_for_function(f"() => bg.state.version > {version} && bg.state.actor === 'white'")
+
+
+def test_a_guest_plays_from_the_invite_link_then_signs_up_and_keeps_the_game(site_server, new_page):
+    base, dice = site_server
+    host, visitor = new_page(), new_page(PHONE)
+    sign_up(host, base, "kim")
+    match_id, invite = create_match(host, base, length=3, cube=True, private=True)
+    script_dice(dice, match_id, [[3], [1]])
+    visitor.goto(invite)
+    visitor.click("#guest-button")
+    visitor.wait_for_url(re.compile(r".*/games/\d+/$"))
+    game_url = visitor.url
+    visitor.wait_for_function("() => window.bg && bg.state.you === 'black'")
+    assert visitor.text_content("#seat-bottom [data-name]").startswith("Guest ")
+    host.wait_for_url(game_url)
+    # the guest signs up from the game and comes back to it, as the same player
+    visitor.click("#guest-signup")
+    visitor.wait_for_selector("#guest-note")
+    visitor.fill("input[name=username]", "lee1")
+    visitor.fill("input[name=password1]", "a long enough pass 123")
+    visitor.fill("input[name=password2]", "a long enough pass 123")
+    visitor.click("main form button[type=submit]")
+    visitor.wait_for_url(game_url)
+    visitor.wait_for_function("() => window.bg && bg.state.you === 'black'")
+    assert visitor.is_hidden("#guest-signup")
