@@ -336,3 +336,49 @@ CHOICE_LABELS = {
     "animation": [("normal", "Normal"), ("fast", "Fast"), ("off", "Off")],
     "theme": [("auto", "As my device"), ("light", "Light"), ("dark", "Dark")],
 }
+
+
+# -- quick pairing: the seek pool (services.queue_*), with the computer as a fallback ------------
+
+
+@login_required
+@require_POST
+def play_now(request):
+    """``POST /play/now/``: join the seek pool for a match length; then its waiting page."""
+    try:
+        status = services.queue_join(player=_player(request), length=_int(request.POST.get("length"), 3, "The length"))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("home")
+    if status["status"] == "matched":
+        return redirect("match_waiting", match_id=status["matchId"])
+    wait = _int(request.POST.get("fallback"), 60, "The wait")
+    return redirect(f"{reverse('play_now_page')}?fallback={wait}")
+
+
+@login_required
+def play_now_page(request):
+    """``GET /play/now/``: waiting for an opponent; the page polls ``/play/now/status.json``."""
+    status = services.queue_status(player=_player(request))
+    if status["status"] == "matched":
+        return redirect("match_waiting", match_id=status["matchId"])
+    return render(request, "seek.html", {"status": status, "fallback": _int(request.GET.get("fallback"), 60, "The wait")})
+
+
+@login_required
+def play_now_status(request):
+    """``GET /play/now/status.json``: the seek's status (a poll keeps it alive and retries pairing)."""
+    return JsonResponse(services.queue_status(player=_player(request)))
+
+
+@login_required
+@require_POST
+def play_now_leave(request):
+    """``POST /play/now/leave/``: leave the pool; with ``computer=1`` play the computer instead."""
+    player = _player(request)
+    status = services.queue_leave(player=player)
+    if status["status"] == "matched":  # paired meanwhile: go and play
+        return redirect("match_waiting", match_id=status["matchId"])
+    if request.POST.get("computer") == "1":
+        return play_computer(request)
+    return redirect("home")

@@ -4,7 +4,10 @@ Same style as the rest of the service layer: keyword-only arguments, one
 transaction per call, typed errors with stable codes (``games.errors``), and a
 refused call changes nothing.
 
-The queue is first come, first served per match length. Pairing locks both
+The queue ("quick pairing" in the lobby) is first come, first served per match length,
+among players whose ratings are close: within ``GAMES_SEEK_WINDOW`` points (default 200),
+a window that widens by ``GAMES_SEEK_WIDEN`` (default 50) every 10 seconds of waiting.
+Guests cannot queue (its matches are rated). Pairing locks both
 queue rows (in primary-key order, so two pairings never deadlock) and re-checks
 them under the lock, so two concurrent requests can never both take the same
 waiting player. A waiting entry stays alive while its owner polls it; it expires
@@ -24,7 +27,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from ..errors import BadRequest, Conflict
+from ..errors import BadRequest, Conflict, Forbidden
 from ..text import clean_text
 from ..models import Agent, HouseBot, Match, Player, QueueEntry
 from .matches import match_create, match_join
@@ -225,15 +228,35 @@ def _match_in_progress(entry: QueueEntry) -> bool:
             and Match.objects.filter(pk=entry.match_id, status__in=[Match.OPEN, Match.PLAYING]).exists())
 
 
+def rating_window(waited: timedelta) -> float:
+    """How far apart two ratings may be to pair: ``GAMES_SEEK_WINDOW`` points at first,
+    widening by ``GAMES_SEEK_WIDEN`` points for every 10 seconds waited (so nobody waits
+    forever for an exact match)."""
+    base = float(getattr(settings, "GAMES_SEEK_WINDOW", 200))
+    widen = float(getattr(settings, "GAMES_SEEK_WIDEN", 50))
+    return base + widen * max(0.0, waited.total_seconds()) / 10
+
+
 def _try_pair(entry: QueueEntry, now) -> QueueEntry:
-    """Pair a waiting ``entry`` with the longest-waiting compatible entry, if any."""
+    """Pair a waiting ``entry`` with the longest-waiting compatible entry, if any: the same
+    game and length, and a rating within the window of the longer wait of the two."""
     fresh = now - queue_timeout()
+    rating = Player.objects.filter(pk=entry.player_id).values_list("rating", flat=True).get()
+    window = rating_window(now - entry.queued_at)
+    # the other's own wait widens the window too: take the largest a candidate could have
+    oldest = (QueueEntry.objects.filter(status=QueueEntry.WAITING, game=entry.game, length=entry.length)
+              .exclude(pk=entry.pk).order_by("queued_at").values_list("queued_at", flat=True).first())
+    if oldest is not None:
+        window = max(window, rating_window(now - oldest))
     candidates = (QueueEntry.objects.filter(status=QueueEntry.WAITING, game=entry.game, length=entry.length,
-                                            seen_at__gte=fresh, player__suspended=False)
-                  .exclude(pk=entry.pk).order_by("queued_at", "pk").values_list("pk", flat=True))
-    other_id = candidates.first()
-    if other_id is None:
+                                            seen_at__gte=fresh, player__suspended=False,
+                                            player__rating__gte=rating - window, player__rating__lte=rating + window)
+                  .exclude(pk=entry.pk).order_by("queued_at", "pk"))
+    fits = [pk for pk, queued_at, other_rating in candidates.values_list("pk", "queued_at", "player__rating")
+            if abs(other_rating - rating) <= max(rating_window(now - entry.queued_at), rating_window(now - queued_at))]
+    if not fits:
         return entry
+    other_id = fits[0]
     # Our own entry is locked already. Lock the candidate without waiting: if another
     # request holds it (that player is queueing right now), skip it rather than wait (two
     # such requests would wait on each other); the next join or poll pairs them.
@@ -263,6 +286,8 @@ def queue_join(*, player: Player, game="backgammon", length=1, opponent=None) ->
     Answers ``{"status": "queued", "matchLength"}`` or ``{"status": "matched", "matchId"}``.
     """
     require_active(player)
+    if player.is_guest:
+        raise Forbidden("guest_not_allowed", "Quick pairing plays rated matches: sign up to use it.")
     if game not in GAMES:
         raise BadRequest("unknown_game", f"Unknown game {str(game)[:40]!r}: this server plays {', '.join(GAMES)}.")
     length = _check_length(length)

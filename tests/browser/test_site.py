@@ -370,3 +370,28 @@ def test_a_guest_plays_from_the_invite_link_then_signs_up_and_keeps_the_game(sit
     visitor.wait_for_url(game_url)
     visitor.wait_for_function("() => window.bg && bg.state.you === 'black'")
     assert visitor.is_hidden("#guest-signup")
+
+
+def test_quick_pairing_meets_a_player_or_offers_the_computer(site_server, new_page):
+    base, _ = site_server
+    ann, bob, cid = new_page(), new_page(PHONE), new_page()
+    for page, name in ((ann, "qa"), (bob, "qb"), (cid, "qc")):
+        sign_up(page, base, name)
+    ann.fill("#play-now input[name=length]", "7")
+    ann.click("#play-now button[type=submit]")
+    ann.wait_for_url("**/play/now/**")
+    ann.wait_for_selector("#seek-waited:has-text('s')")
+    bob.fill("#play-now input[name=length]", "7")
+    bob.click("#play-now button[type=submit]")
+    bob.wait_for_url(re.compile(r".*/games/\d+/$"))
+    ann.wait_for_url(bob.url, timeout=15_000)  # the polling page follows into the match
+    # nobody else wants 9 points: the computer is offered after the chosen wait
+    cid.fill("#play-now input[name=length]", "9")
+    cid.click("#play-now button[type=submit]")
+    cid.wait_for_url("**/play/now/**")
+    cid.goto(f"{base}/play/now/?fallback=1")
+    cid.wait_for_selector("#seek-computer:visible")
+    cid.click("#seek-computer button[type=submit]")
+    cid.wait_for_url(re.compile(r".*/games/\d+/$"))
+    cid.wait_for_function("() => window.bg && bg.state.match && bg.state.match.length === 9")
+    assert "house bot" in cid.text_content("#seat-top [data-name]")
