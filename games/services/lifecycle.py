@@ -24,6 +24,9 @@ action ends: one insert for all of them, one update per game touched, and one
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.db.models import F, Subquery
 from django.utils import timezone
 
@@ -275,6 +278,12 @@ def open_game(record: Record, match: Match, game: Game) -> None:
     else:  # pragma: no cover - needs a broken dice source
         raise RuntimeError("The opening roll tied 100 times: the dice source is broken.")
     store_state(game, match, state)
+    if game.number > 1 and game.clock_started_at is not None:
+        # The players look at the last game's end for GAMES_NEXT_GAME_DELAY seconds (the page
+        # holds the next game back until then): the first clock of the game starts after it.
+        pause = timedelta(seconds=float(getattr(settings, "GAMES_NEXT_GAME_DELAY", 0)))
+        game.clock_started_at += pause
+        game.clock_deadline += pause
 
 
 def finish_game(record: Record, game: Game, match: Match, state: GameState, *,

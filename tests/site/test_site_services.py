@@ -139,3 +139,24 @@ def test_an_aborted_match_says_so(people):
     services.match_abort(match_id=table.match_id)
     end = GameEvent.objects.filter(game__match_id=table.match_id, type="game_end").get().payload
     assert end["matchReason"] == "aborted" and end["winner"] is None and end["ratingChanges"] is None
+
+
+def test_the_next_games_clock_starts_after_the_players_saw_the_last_ones_end(people, settings):
+    from datetime import timedelta
+
+    from games import clock
+
+    settings.GAMES_NEXT_GAME_DELAY = 8
+    alice, bob, _ = people
+    at = clock.now()
+    with clock.freeze(at):
+        table = start(alice, bob, length=3, clock_delay=10, clock_bank=60)
+        assert table.game.clock_started_at == at  # the first game: at once
+        table.play()  # White's opening move; Black is on roll and may double
+        with services.use_dice(ScriptedDice([(5,), (2,)])):
+            table.do("double", "black")
+            table.do("drop", "white")
+    game2 = table.game
+    assert game2.number == 2 and game2.clock_started_at == at + timedelta(seconds=8)
+    assert game2.clock_deadline == at + timedelta(seconds=8 + 10) + timedelta(milliseconds=clock.bank_ms(
+        table.match, game2.clock_color))
