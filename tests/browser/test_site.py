@@ -13,7 +13,7 @@ import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE, ROOT
 from tests.browser.helpers import (
-    click_play, create_match, game_state, join_by_invite, script_dice, sign_up,
+    click_play, create_match, fill_sign_up, game_state, join_by_invite, script_dice, sign_up,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -131,10 +131,7 @@ def test_an_invite_survives_sign_up_and_the_lobby_tracks_who_is_at_the_table(sit
     # 6: the friend has no account: sign up from the invite page, and land back on it
     friend.goto(invite)
     friend.click("#join-signup")
-    friend.fill("input[name=username]", "friend1")
-    friend.fill("input[name=password1]", "a long enough pass 123")
-    friend.fill("input[name=password2]", "a long enough pass 123")
-    friend.click("form button[type=submit]")
+    fill_sign_up(friend, "friend1")
     friend.wait_for_url(invite)
     friend.click("#join-button")
     friend.wait_for_url(re.compile(r".*/games/\d+/$"))
@@ -363,10 +360,7 @@ def test_a_guest_plays_from_the_invite_link_then_signs_up_and_keeps_the_game(sit
     # the guest signs up from the game and comes back to it, as the same player
     visitor.click("#guest-signup")
     visitor.wait_for_selector("#guest-note")
-    visitor.fill("input[name=username]", "lee1")
-    visitor.fill("input[name=password1]", "a long enough pass 123")
-    visitor.fill("input[name=password2]", "a long enough pass 123")
-    visitor.click("main form button[type=submit]")
+    fill_sign_up(visitor, "lee1")
     visitor.wait_for_url(game_url)
     visitor.wait_for_function("() => window.bg && bg.state.you === 'black'")
     assert visitor.is_hidden("#guest-signup")

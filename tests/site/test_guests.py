@@ -10,10 +10,6 @@ from games.models import Match, Player
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def alice():
-    return services.player_register(username="alice", password="correct horse 1")
-
 
 def test_a_guest_joins_by_invite_and_plays_unrated(alice):
     match = services.match_create(creator=alice, length=3, private=True)

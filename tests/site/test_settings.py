@@ -10,10 +10,6 @@ from games.errors import ServiceError
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def alice():
-    return services.player_register(username="alice", password="correct horse 1")
-
 
 def test_defaults_then_changes_are_kept_on_the_profile(alice):
     assert services.settings_for(alice) == {"home": "right", "numbers": "mine", "animation": "normal",

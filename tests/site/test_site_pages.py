@@ -6,30 +6,17 @@ import re
 import pytest
 
 from games import services
-from games.dice import ScriptedDice
 from games.models import Game
 
 pytestmark = pytest.mark.django_db
 HTML = {"HTTP_ACCEPT": "text/html,application/xhtml+xml"}
 
 
-@pytest.fixture
-def alice():
-    return services.player_register(username="alice", password="correct horse 1")
 
 
-@pytest.fixture
-def bob():
-    return services.player_register(username="bob", password="correct horse 2")
-
-
-def finished_game(alice, bob, scripted=False):
+def finished_game(alice, bob):
     match = services.match_create(creator=alice, length=1)
-    if scripted:  # dice that are not the seed's: the check must say so
-        with services.use_dice(ScriptedDice([(3,), (1,)])):
-            services.match_join(player=bob, match_id=match.pk)
-    else:
-        services.match_join(player=bob, match_id=match.pk)
+    services.match_join(player=bob, match_id=match.pk)
     services.match_leave(match_id=match.pk, player=bob)
     return Game.objects.get(match=match)
 
@@ -51,9 +38,13 @@ def test_the_dice_check_is_a_page_for_browsers_and_json_for_programs(client, ali
 
 
 def test_the_dice_check_page_shows_dice_that_do_not_verify(client, alice, bob):
-    game = finished_game(alice, bob, scripted=True)
+    game = finished_game(alice, bob)
+    event = game.events.filter(type="opening_roll").order_by("version").last()
+    event.payload = {**event.payload, "white": event.payload["white"] % 6 + 1}  # a die the seed did not give
+    event.save(update_fields=["payload"])
     page = client.get(f"/games/{game.pk}/verify/", **HTML).content.decode()
-    assert re.findall(r'<tr class="(ok|bad)">', page) == ["bad", "bad"] and "do NOT verify" in page
+    rows = re.findall(r'<tr class="(ok|bad)">', page)
+    assert rows[-2:] == ["bad", "ok"] and "do NOT verify" in page
 
 
 def test_the_dice_check_page_of_a_game_in_progress_says_why(client, alice, bob):
