@@ -2,25 +2,15 @@
 // All game logic lives in state.mjs (pure); this module only wires it to the page.
 import * as S from './state.mjs';
 import { renderBoard, hitAt, WIDTH, HEIGHT } from './board.mjs';
+import { loadOptions, saveOption, sounds, turnNotice } from './prefs.mjs';
+import * as T from './texts.mjs';
 
 const $ = id => document.getElementById(id);
 const boot = JSON.parse($('boot').textContent);
 const boardEl = $('board'), dragEl = $('drag-layer');
-// Settings follow the player (stored on the profile, /settings/); a visitor's stay in this browser.
-const prefs = boot.loggedIn ? {} : JSON.parse(localStorage.getItem('bg-prefs') || '{}');
-const saved = boot.settings || {};
-const opts = { forced: prefs.forced ?? !!saved.forced, autoroll: prefs.autoroll ?? !!saved.autoroll,
-  sound: prefs.sound ?? saved.sound !== false, flip: prefs.flip ?? saved.home === 'left',
-  confirm: saved.confirm !== false, numbers: saved.numbers || 'mine' };
-document.documentElement.dataset.animation = saved.animation || 'normal';
-function savePrefs(name) {
-  if (!boot.loggedIn) { localStorage.setItem('bg-prefs', JSON.stringify(opts)); return; }
-  const change = name === 'flip' ? { home: opts.flip ? 'left' : 'right' } : { [name]: opts[name] };
-  const csrf = (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || '';
-  fetch('/settings.json', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-CSRFToken': csrf },
-    body: JSON.stringify(change) }).then(r => { if (!r.ok) toast('Your settings could not be saved.'); });
-}
-
+const opts = loadOptions(boot);
+const SOUND = sounds(opts);
+const savePrefs = name => saveOption(boot, opts, name, () => toast('Your settings could not be saved.'));
 let state = S.initialState();
 state = S.reduce(state, boot.snapshot);
 state = { ...state, moveList: S.fold(S.initialState(), boot.history).moveList };
@@ -29,30 +19,6 @@ let sent = null;              // the version an action was sent at (no double se
 let snapshotAsked = null;     // the version a snapshot was asked for
 let ws = null, wsDelay = 400, closedByUs = false, clockOffset = 0, clockAt = Date.now();
 let endShownFor = null;
-
-// -- sounds: tiny WebAudio beeps ------------------------------------------------------------
-let audio = null;
-function beep(freqs, dur = 0.07, type = 'sine', gain = 0.08) {
-  if (!opts.sound) return;
-  try {
-    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-    let t = audio.currentTime;
-    for (const f of freqs) {
-      const o = audio.createOscillator(), g = audio.createGain();
-      o.type = type; o.frequency.value = f;
-      g.gain.setValueAtTime(gain, t); g.gain.exponentialRampToValueAtTime(0.0001, t + dur);
-      o.connect(g).connect(audio.destination); o.start(t); o.stop(t + dur);
-      t += dur * 0.9;
-    }
-  } catch { /* no audio: stay quiet */ }
-}
-const SOUND = {
-  roll: () => beep([520, 660, 590], 0.04, 'square', 0.03),
-  move: () => beep([880], 0.05, 'triangle'),
-  hit: () => beep([220, 150], 0.09, 'sawtooth', 0.05),
-  yourTurn: () => beep([660, 990], 0.09),
-  theirTurn: () => beep([440, 330], 0.08, 'sine', 0.05),
-};
 
 // -- the socket ---------------------------------------------------------------------------------
 function send(t, d = {}, withVersion = true) {
@@ -299,15 +265,10 @@ document.querySelectorAll('[data-resign]').forEach(btn => btn.addEventListener('
 $('rematch').addEventListener('click', () => { send('rematch', {}, false); $('rematch-note').textContent = 'Rematch offered: waiting for your opponent…'; });
 $('end-close').addEventListener('click', () => { $('end-dialog').hidden = true; });
 
-// -- your turn, noticed in a background tab: the title and the icon change (the sound plays) --
-const baseTitle = document.title, icon = document.getElementById('favicon'), baseIcon = icon && icon.href;
-function noticeTurn() {
-  const waiting = !!state.you && state.actor === state.you && state.status !== 'finished' && document.visibilityState === 'hidden';
-  document.title = waiting ? `● Your turn · ${baseTitle}` : baseTitle;
-  if (icon) icon.href = waiting ? baseIcon.replace('favicon.svg', 'favicon-turn.svg') : baseIcon;
-  document.documentElement.dataset.yourTurn = waiting ? '1' : '0';
-}
 document.addEventListener('visibilitychange', noticeTurn);
+function noticeTurn() {
+  turnNotice(!!state.you && state.actor === state.you && state.status !== 'finished' && document.visibilityState === 'hidden');
+}
 $('copy-posid').addEventListener('click', async () => {
   const input = $('position-id'); input.select();
   try { await navigator.clipboard.writeText(input.value); } catch { document.execCommand('copy'); }
@@ -345,11 +306,7 @@ function usedDice() {
   return dice.length === 4 ? [used.filter(Boolean).length >= 4, used.filter(Boolean).length >= 2] : used;
 }
 
-function fmtClock(ms) {
-  if (ms === null || ms === undefined) return '';
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-}
+const fmtClock = T.fmtClock;
 function clockText(color) {
   const c = state.clock;
   if (!c) return '';
@@ -390,17 +347,8 @@ function renderSeats() {
   tickClocks();
 }
 
-function resultText(r) {
-  if (!r) return 'Game over.';
-  if (!r.winner) return r.reason === 'aborted' ? 'Game aborted: no result.' : 'No winner (a tie).';
-  return `${nameOf(r.winner)} wins ${r.points} point${r.points === 1 ? '' : 's'} (${r.kind}${r.cubeValue > 1 ? `, cube ${r.cubeValue}` : ''}${r.reason && r.reason !== 'bearoff' ? `, by ${REASONS[r.reason] || r.reason}` : ''}).`;
-}
-const REASONS = { drop: 'a pass', resign: 'resignation', forfeit: 'forfeit', timeout: 'time', abandoned: 'abandonment',
-  suspended: 'an administrator’s suspension (a forfeit)', aborted: 'an abort', last_roll: 'the last roll' };
-function scoreText(g) {
-  const m = state.match || { length: 0 };
-  return `Score: ${nameOf('white')} ${g.score[0]} – ${g.score[1]} ${nameOf('black')}${m.length ? ` (to ${m.length})` : ''}`;
-}
+const resultText = r => T.resultText(r, nameOf);
+const scoreText = g => T.scoreText(g, state.match, nameOf);
 
 function statusText() {
   const you = state.you;
@@ -524,7 +472,7 @@ function renderDialog() {
     : (you ? (g.matchWinner === you ? 'You won the match!' : 'You lost the match') : `${nameOf(g.matchWinner)} wins the match`);
   $('end-body').textContent = aborted
     ? `The match was aborted${state.abortReason ? ` (${state.abortReason})` : ''}: no winner, and no rating change.`
-    : `${resultText(g)}${g.matchReason && !['points', 'aborted'].includes(g.matchReason) ? ` The match ended by ${REASONS[g.matchReason] || g.matchReason}.` : ''}`;
+    : `${resultText(g)}${g.matchReason && !['points', 'aborted'].includes(g.matchReason) ? ` The match ended by ${T.REASONS[g.matchReason] || g.matchReason}.` : ''}`;
   $('end-score').textContent = scoreText(g);
   const rc = g.ratingChanges;
   $('end-ratings').hidden = !rc;
