@@ -15,6 +15,7 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.views import LoginView
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
@@ -22,7 +23,7 @@ from . import throttle
 from .auth import SUSPENDED_MESSAGE, is_suspended
 from .errors import BadRequest, ServiceError
 from .models import Player
-from .services import player_register
+from .services import guest_claim, player_register
 from .text import clean_name
 
 SIGNUP_BACKEND = "games.auth.ActivePlayerBackend"
@@ -113,9 +114,12 @@ class PlayerLoginView(LoginView):
 @sensitive_post_parameters("password1", "password2")
 @require_http_methods(["GET", "POST"])
 def signup(request):
-    """Create an account and its player profile, log in, go home."""
-    if request.user.is_authenticated:
-        return redirect("home")
+    """Create an account and its player profile, log in, then go to ``next`` (kept from the
+    link that led here, an invite say) or home."""
+    next_url = safe_next(request)
+    guest = _guest(request)
+    if request.user.is_authenticated and guest is None:
+        return redirect(next_url or "home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST":
         wait = throttle.signup_hit(request)
@@ -127,16 +131,30 @@ def signup(request):
             return render(request, "registration/signup.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        fields = {"username": data["username"], "password": data["password1"],
+                  "display_name": data.get("display_name", ""), "email": data.get("email", "")}
         try:
-            player = player_register(
-                username=data["username"],
-                password=data["password1"],
-                display_name=data.get("display_name", ""),
-                email=data.get("email", ""),
-            )
+            # a guest keeps their player, and so their games; anyone else gets a new one
+            player = guest_claim(player=guest, **fields) if guest is not None else player_register(**fields)
         except ServiceError as exc:  # e.g. the name was taken (or looks like a taken one)
             form.add_error("display_name" if data.get("display_name") else "username", exc.message)
         else:
             login(request, player.user, backend=SIGNUP_BACKEND)
-            return redirect("home")
-    return render(request, "registration/signup.html", {"form": form})
+            return redirect(next_url or "home")
+    return render(request, "registration/signup.html", {"form": form, "next": next_url, "guest": guest})
+
+
+def _guest(request):
+    if not request.user.is_authenticated:
+        return None
+    player = Player.objects.filter(user=request.user, is_guest=True).first()
+    return player
+
+
+def safe_next(request) -> str:
+    """The ``next`` of a login or sign-up (an invite link, say), when it stays on this site."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                                  require_https=request.is_secure()):
+        return target
+    return ""

@@ -172,7 +172,8 @@ class PlayerAdmin(ReadOnlyMixin, admin.ModelAdmin):
             else:
                 names.append(str(player))
         if names:
-            self.message_user(request, f"{verb} {len(names)} player(s): {', '.join(names)}.", messages.SUCCESS)
+            ended = " Their running matches were forfeited, open ones cancelled." if suspended else ""
+            self.message_user(request, f"{verb} {len(names)} player(s): {', '.join(names)}.{ended}", messages.SUCCESS)
 
 
 # -- matches -------------------------------------------------------------------------------------

@@ -34,6 +34,10 @@ class Player(models.Model):
     matches_won = models.PositiveIntegerField(default=0)
     is_bot = models.BooleanField(default=False)
     suspended = models.BooleanField(default=False, help_text="A suspended player cannot log in or play.")
+    is_guest = models.BooleanField(default=False, help_text="Played from an invite link without an account "
+                                   "(unrated, no public chat, no bot API) until they sign up.")
+    settings = models.JSONField(default=dict, blank=True,
+                                help_text="The player's board and sound settings (services.player_update_settings).")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -56,8 +56,16 @@ def open_matches():
 
 def live_matches():
     """Matches being played that anyone may watch."""
+    from .services.lobby import deserted_q
+
     return (listed_matches().filter(status=Match.PLAYING, spectators_allowed=True)
-            .select_related("white", "black").order_by("-started_at"))
+            .exclude(deserted_q()).select_related("white", "black").order_by("-started_at"))
+
+
+def running_matches(player: Player) -> list:
+    """``player``'s matches still open or being played (the lobby's "Your games"), newest first."""
+    return list(Match.objects.filter(Q(white=player) | Q(black=player), status__in=[Match.OPEN, Match.PLAYING])
+                .select_related("white", "black").order_by("-created_at")[:20])
 
 
 def match_history(player: Player):

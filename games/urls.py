@@ -4,6 +4,7 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("games/<int:game_id>/verify/", views.game_verify, name="game_verify"),
     path("matches/<int:match_id>/export.mat", views.match_export_mat, name="match_export_mat"),
     # the browser client's pages
@@ -13,9 +14,15 @@ urlpatterns = [
     path("matches/<int:match_id>/join/", views.match_join_public, name="match_join"),
     path("join/<str:invite_code>/", views.match_invite, name="match_invite"),
     path("play/computer/", views.play_computer, name="play_computer"),
+    path("play/now/", views.play_now_page, name="play_now_page"),
+    path("play/now/join/", views.play_now, name="play_now"),
+    path("play/now/status.json", views.play_now_status, name="play_now_status"),
+    path("play/now/leave/", views.play_now_leave, name="play_now_leave"),
     path("games/<int:game_id>/", views.game_page, name="game_page"),
     path("games/<int:game_id>/replay/", views.game_replay, name="game_replay"),
     path("games/<int:game_id>/replay.json", views.game_replay_json, name="game_replay_json"),
     path("players/<int:player_id>/", views.player_profile, name="player_profile"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("settings/", views.settings_page, name="settings"),
+    path("settings.json", views.settings_json, name="settings_json"),
 ]

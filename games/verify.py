@@ -11,7 +11,7 @@ refused.
 
 from __future__ import annotations
 
-from .dice import verify_rolls
+from .dice import roll_die_values, verify_rolls
 from .errors import Conflict
 from .models import Game
 
@@ -61,4 +61,21 @@ def verify_game(game: Game) -> dict:
     }
 
 
-__all__ = ["verify_game", "game_rolls"]
+def recomputed_rolls(game: Game) -> list:
+    """Every die of a finished game with its value recomputed from the revealed seed:
+    ``[{"counter", "kind", "recorded", "recomputed", "ok", "version"}]`` (the page shows it)."""
+    if game.status != Game.FINISHED:
+        raise Conflict("game_not_finished",
+                       f"Game {game.pk} is still being played: its dice seed is revealed when it ends.")
+    out = []
+    for counter, kind, values, version in game_rolls(game):
+        try:
+            again = list(roll_die_values(game.dice_seed, counter, len(values)))
+        except (TypeError, ValueError):
+            again = []
+        out.append({"counter": counter, "kind": kind, "recorded": values, "recomputed": again,
+                    "ok": again == list(values), "version": version})
+    return out
+
+
+__all__ = ["verify_game", "game_rolls", "recomputed_rolls"]

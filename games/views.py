@@ -1,22 +1,32 @@
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.contrib.staticfiles import finders
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import selectors, services
+from .accounts import SIGNUP_BACKEND
 from .visibility import can_view_match, match_for_viewer_or_404, visible_matches
 from .errors import BadRequest, ServiceError
 from .export import match_to_mat
 from .models import Game, Match, Player
-from .verify import verify_game
+from .jsonsafe import BadInput, parse
+from .services.preferences import CHOICES, FLAGS
+from .verify import recomputed_rolls, verify_game
 
 
 def home(request):
-    """The lobby: live lists over ``/ws/lobby/``, the new-match form, play the computer."""
-    return render(request, "home.html", {"bot_levels": _bot_levels(), "form": NEW_MATCH_DEFAULTS})
+    """The lobby: live lists over ``/ws/lobby/``, your games to resume, the new-match form,
+    play the computer."""
+    player = _player(request)
+    mine = selectors.running_matches(player) if player is not None else []
+    return render(request, "home.html", {"bot_levels": _bot_levels(), "form": NEW_MATCH_DEFAULTS,
+                                         "my_matches": mine, "me": player})
 
 
 # -- dice verification and .mat export (logic in games.verify / games.export) ---------------
@@ -34,15 +44,40 @@ def _not_found(kind="match"):
     return _json_error(404, f"{kind}_not_found", f"There is no such {kind}.")
 
 
+def _wants_html(request) -> bool:
+    return request.GET.get("format") != "json" and "text/html" in request.headers.get("Accept", "")
+
+
 def game_verify(request, game_id):
-    """``GET /games/<id>/verify/``: the dice check of a finished game (409 while it is played)."""
-    game = Game.objects.select_related("match").filter(pk=game_id).first()
+    """``GET /games/<id>/verify/``: the dice check of a finished game (409 while it is played).
+    A browser gets the page that explains it; ``?format=json`` (or no ``text/html`` in
+    ``Accept``) the JSON."""
+    game = Game.objects.select_related("match", "match__white", "match__black").filter(pk=game_id).first()
     if game is None or not _can_view(request, game.match):
+        if _wants_html(request):
+            raise Http404("No such game.")
         return _not_found("game")
     try:
-        return JsonResponse(verify_game(game))
+        check = verify_game(game)
+        rows = recomputed_rolls(game) if _wants_html(request) else None
     except ServiceError as exc:
+        if _wants_html(request):
+            return render(request, "verify.html", {"game": game, "match": game.match, "error": exc.message},
+                          status=exc.status)
         return _json_error(exc.status, exc.code, exc.message)
+    if rows is None:
+        return JsonResponse(check)
+    return render(request, "verify.html", {"game": game, "match": game.match, "check": check, "rows": rows,
+                                           "json_url": f"{request.path}?format=json"})
+
+
+def favicon(request):
+    """``/favicon.ico``: the site's icon (``static/favicon.svg``) for browsers that ask."""
+    path = finders.find("favicon.svg")
+    with open(path, "rb") as icon:
+        response = HttpResponse(icon.read(), content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 def match_export_mat(request, match_id):
@@ -74,9 +109,9 @@ def _player(request):
 
 def _bot_levels() -> list:
     try:
-        from .services.agents import level_names
+        from .services.agents import level_choices
 
-        return level_names()
+        return level_choices()
     except Exception:  # the bots are not installed (or not yet): no levels to offer
         return []
 
@@ -149,6 +184,8 @@ def match_invite(request, invite_code):
     """``/join/<invite code>/``: confirm on GET, ``services.match_join`` on POST, then the game."""
     match = get_object_or_404(Match.objects.select_related("white", "black"), invite_code=invite_code)
     if request.method == "POST":
+        if not request.user.is_authenticated and request.POST.get("guest") == "1":
+            return _join_as_guest(request, invite_code)
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         try:
@@ -161,6 +198,17 @@ def match_invite(request, invite_code):
         return redirect("match_waiting", match_id=match.pk)
     return render(request, "join.html", {"match": match, "info": selectors.match_dict(match),
                                          "own": _player(request) is not None and match.white_id == _player(request).pk})
+
+
+def _join_as_guest(request, invite_code):
+    """"Play as a guest": a new guest player takes the seat and is logged in (no account)."""
+    try:
+        guest, match = services.guest_join(invite_code=invite_code)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("match_invite", invite_code=invite_code)
+    login(request, guest.user, backend=SIGNUP_BACKEND)
+    return redirect("game_page", game_id=selectors.current_game(match).pk)
 
 
 @login_required
@@ -209,6 +257,8 @@ def game_page(request, game_id):
         "history": selectors.game_history(game),
         "loggedIn": player is not None,
         "exportUrl": reverse("match_export_mat", args=[game.match_id]),
+        "nextGameDelay": settings.GAMES_NEXT_GAME_DELAY,
+        "settings": services.settings_for(player),
     }
     return render(request, "game.html", {"game": game, "match": game.match, "boot": boot, "color": color})
 
@@ -244,3 +294,92 @@ def player_profile(request, player_id):
 def leaderboard(request):
     """``GET /leaderboard/``: players by rating."""
     return render(request, "leaderboard.html", {"players": selectors.leaderboard(100)})
+
+
+# -- settings that follow the player (games.services.preferences) -----------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_page(request):
+    """``/settings/``: the player's board, play and sound settings, kept on the profile."""
+    player = _player(request)
+    if request.method == "POST":
+        post = request.POST
+        changes = {name: post.get(name) for name in CHOICES if name in post}
+        changes.update({name: post.get(name) == "on" for name in FLAGS})
+        try:
+            services.player_update_settings(player=player, changes=changes)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, "Settings saved: they apply wherever you log in.")
+        return redirect("settings")
+    return render(request, "settings.html", {"current": services.settings_for(player), "choices": CHOICE_LABELS})
+
+
+@login_required
+@require_POST
+def settings_json(request):
+    """``POST /settings.json`` with ``{"name": value, ...}``: what the game page's options send."""
+    try:
+        changes = parse(request.body.decode("utf-8", "replace"), max_bytes=2048)
+        return JsonResponse({"settings": services.player_update_settings(player=_player(request), changes=changes)})
+    except BadInput as exc:
+        return _json_error(400, exc.code, exc.message)
+    except ServiceError as exc:
+        return _json_error(exc.status, exc.code, exc.message)
+
+
+CHOICE_LABELS = {
+    "home": [("right", "Home board on the right"), ("left", "Home board on the left")],
+    "numbers": [("mine", "Point numbers from my side"), ("white", "Point numbers from White's side")],
+    "animation": [("normal", "Normal"), ("fast", "Fast"), ("off", "Off")],
+    "theme": [("auto", "As my device"), ("light", "Light"), ("dark", "Dark")],
+}
+
+
+# -- quick pairing: the seek pool (services.queue_*), with the computer as a fallback ------------
+
+
+@login_required
+@require_POST
+def play_now(request):
+    """``POST /play/now/``: join the seek pool for a match length; then its waiting page."""
+    try:
+        status = services.queue_join(player=_player(request), length=_int(request.POST.get("length"), 3, "The length"))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("home")
+    if status["status"] == "matched":
+        return redirect("match_waiting", match_id=status["matchId"])
+    wait = _int(request.POST.get("fallback"), 60, "The wait")
+    return redirect(f"{reverse('play_now_page')}?fallback={wait}")
+
+
+@login_required
+def play_now_page(request):
+    """``GET /play/now/``: waiting for an opponent; the page polls ``/play/now/status.json``."""
+    status = services.queue_status(player=_player(request))
+    if status["status"] == "matched":
+        return redirect("match_waiting", match_id=status["matchId"])
+    return render(request, "seek.html", {"status": status, "fallback": _int(request.GET.get("fallback"), 60, "The wait")})
+
+
+@login_required
+def play_now_status(request):
+    """``GET /play/now/status.json``: the seek's status (a poll keeps it alive and retries pairing)."""
+    return JsonResponse(services.queue_status(player=_player(request)))
+
+
+@login_required
+@require_POST
+def play_now_leave(request):
+    """``POST /play/now/leave/``: leave the pool; with ``computer=1`` play the computer instead."""
+    player = _player(request)
+    status = services.queue_leave(player=player)
+    if status["status"] == "matched":  # paired meanwhile: go and play
+        return redirect("match_waiting", match_id=status["matchId"])
+    if request.POST.get("computer") == "1":
+        return play_computer(request)
+    return redirect("home")

@@ -60,7 +60,8 @@ def test_logged_in_account_pages_render(client, django_user_model, name):
 @pytest.mark.django_db
 def test_header_links_depend_on_login(client, django_user_model):
     page = client.get("/").content.decode()
-    assert 'href="/accounts/login/"' in page and 'href="/accounts/signup/"' in page
+    # every login and sign-up link brings the visitor back where they were (?next=)
+    assert 'href="/accounts/login/?next=/"' in page and 'href="/accounts/signup/?next=/"' in page
     assert "Log out" not in page
 
     player = player_register(username="carol", password=PASSWORD, display_name="Carol C.")
@@ -69,7 +70,7 @@ def test_header_links_depend_on_login(client, django_user_model):
     assert "Carol C." in page
     assert 'href="/accounts/password_change/"' in page
     assert re.search(r'<form method="post" action="/accounts/logout/"[^>]*>.*csrfmiddlewaretoken.*Log out', page)
-    assert 'href="/accounts/signup/"' not in page
+    assert 'href="/accounts/signup/' not in page
     assert 'href="/admin/"' not in page  # not staff
 
 

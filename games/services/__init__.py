@@ -24,7 +24,10 @@ from .dice import dice_for, use_dice
 from .games import NAMED as _NAMED
 from .games import game_abort, game_act
 from .matches import match_abort, match_create, match_join, match_leave
-from .players import player_for_user, player_register, player_set_suspended
+from .guests import guest_claim, guest_create, guest_join
+from .moderation import player_end_matches, player_set_suspended
+from .players import player_for_user, player_register
+from .preferences import player_update_settings, settings_for
 from .social import (
     chat_post,
     chat_recent,
@@ -45,7 +48,8 @@ __all__ = [
     "dice_for", "use_dice",
     "game_act", "game_abort", *_NAMED,
     "match_abort", "match_create", "match_join", "match_leave",
-    "player_for_user", "player_register", "player_set_suspended",
+    "player_for_user", "player_register", "player_set_suspended", "player_end_matches",
+    "player_update_settings", "settings_for", "guest_claim", "guest_create", "guest_join",
     "chat_post", "chat_recent", "match_claim", "match_rematch", "presence_dict", "presence_heartbeat",
     "presence_join", "presence_leave",
     "bots_waiting", "close_abandoned", "expire_clock", "expire_clocks", "sweep", "sweep_presence",

@@ -4,7 +4,10 @@ Same style as the rest of the service layer: keyword-only arguments, one
 transaction per call, typed errors with stable codes (``games.errors``), and a
 refused call changes nothing.
 
-The queue is first come, first served per match length. Pairing locks both
+The queue ("quick pairing" in the lobby) is first come, first served per match length,
+among players whose ratings are close: within ``GAMES_SEEK_WINDOW`` points (default 200),
+a window that widens by ``GAMES_SEEK_WIDEN`` (default 50) every 10 seconds of waiting.
+Guests cannot queue (its matches are rated). Pairing locks both
 queue rows (in primary-key order, so two pairings never deadlock) and re-checks
 them under the lock, so two concurrent requests can never both take the same
 waiting player. A waiting entry stays alive while its owner polls it; it expires
@@ -21,9 +24,10 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
-from ..errors import BadRequest, Conflict
+from ..errors import BadRequest, Conflict, Forbidden
 from ..text import clean_text
 from ..models import Agent, HouseBot, Match, Player, QueueEntry
 from .matches import match_create, match_join
@@ -88,6 +92,27 @@ def level_names() -> list:
     return [getattr(level, "name", level) for level in bots.LEVELS]
 
 
+# What a player reads about each level in the lobby: roughly how strong, how fast.
+LEVEL_BLURBS = {
+    "random": "Moves at random: for learning the controls. Instant.",
+    "beginner": "Knows the basics but blunders often. Instant.",
+    "casual": "A club newcomer: sound ideas, frequent errors. Under a second a move.",
+    "intermediate": "A decent club player with the odd mistake. Under a second a move.",
+    "advanced": "A strong club player: rare, small errors. Under a second a move.",
+    "expert": "Plays like a top human (1-ply neural net). About a second a move.",
+    "world_class": "Near the best programs (2-ply neural net). Several seconds a move.",
+}
+
+
+def level_choices() -> list:
+    """The levels as the lobby offers them: ``[{"name", "label", "about", "default"}]``."""
+    from .. import bots
+
+    return [{"name": level.name, "label": level.name.replace("_", " ").capitalize(),
+             "about": LEVEL_BLURBS.get(level.name, level.description), "default": level.name == bots.DEFAULT_LEVEL}
+            for level in bots.LEVELS]
+
+
 def _check_level(level) -> str:
     names = level_names()
     if not isinstance(level, str) or level not in names:
@@ -128,6 +153,26 @@ def _check_length(length) -> int:
     return length
 
 
+def bot_match_limit() -> int:
+    """How many matches against the computer one player may have running at once."""
+    return int(getattr(settings, "GAMES_MAX_BOT_MATCHES", 2))
+
+
+def check_bot_match_limit(player: Player) -> None:
+    """Refuse a new match against the computer (``too_many_bot_matches``) when ``player``
+    already plays ``GAMES_MAX_BOT_MATCHES`` of them. The player's row is locked first, so two
+    requests at once cannot both pass the check."""
+    Player.objects.select_for_update(no_key=True, of=("self",)).filter(pk=player.pk).first()
+    running = (Match.objects.filter(status__in=[Match.OPEN, Match.PLAYING])
+               .filter(Q(white=player, black__housebot__isnull=False) | Q(black=player, white__housebot__isnull=False))
+               .count())
+    limit = bot_match_limit()
+    if running >= limit:
+        raise Conflict("too_many_bot_matches",
+                       f"You already have {running} game{'s' if running != 1 else ''} against the computer running "
+                       f"(at most {limit} at once): finish or leave one first.")
+
+
 def match_vs_bot(*, player: Player, level, length: int = 1, **options) -> Match:
     """Play the computer: a started match of ``player`` (White's seat) against the house bot
     at ``level``. ``options`` are :func:`~games.services.match_create`'s (cube, crawford...).
@@ -140,6 +185,7 @@ def match_vs_bot(*, player: Player, level, length: int = 1, **options) -> Match:
         bot = house_bot(level=level)
         if bot.pk == player.pk:
             raise Conflict("own_match", "A house bot cannot play itself.")
+        check_bot_match_limit(player)
         match = match_create(creator=player, length=length, **options)
         return match_join(player=bot, match_id=match.pk)
 
@@ -182,15 +228,35 @@ def _match_in_progress(entry: QueueEntry) -> bool:
             and Match.objects.filter(pk=entry.match_id, status__in=[Match.OPEN, Match.PLAYING]).exists())
 
 
+def rating_window(waited: timedelta) -> float:
+    """How far apart two ratings may be to pair: ``GAMES_SEEK_WINDOW`` points at first,
+    widening by ``GAMES_SEEK_WIDEN`` points for every 10 seconds waited (so nobody waits
+    forever for an exact match)."""
+    base = float(getattr(settings, "GAMES_SEEK_WINDOW", 200))
+    widen = float(getattr(settings, "GAMES_SEEK_WIDEN", 50))
+    return base + widen * max(0.0, waited.total_seconds()) / 10
+
+
 def _try_pair(entry: QueueEntry, now) -> QueueEntry:
-    """Pair a waiting ``entry`` with the longest-waiting compatible entry, if any."""
+    """Pair a waiting ``entry`` with the longest-waiting compatible entry, if any: the same
+    game and length, and a rating within the window of the longer wait of the two."""
     fresh = now - queue_timeout()
+    rating = Player.objects.filter(pk=entry.player_id).values_list("rating", flat=True).get()
+    window = rating_window(now - entry.queued_at)
+    # the other's own wait widens the window too: take the largest a candidate could have
+    oldest = (QueueEntry.objects.filter(status=QueueEntry.WAITING, game=entry.game, length=entry.length)
+              .exclude(pk=entry.pk).order_by("queued_at").values_list("queued_at", flat=True).first())
+    if oldest is not None:
+        window = max(window, rating_window(now - oldest))
     candidates = (QueueEntry.objects.filter(status=QueueEntry.WAITING, game=entry.game, length=entry.length,
-                                            seen_at__gte=fresh, player__suspended=False)
-                  .exclude(pk=entry.pk).order_by("queued_at", "pk").values_list("pk", flat=True))
-    other_id = candidates.first()
-    if other_id is None:
+                                            seen_at__gte=fresh, player__suspended=False,
+                                            player__rating__gte=rating - window, player__rating__lte=rating + window)
+                  .exclude(pk=entry.pk).order_by("queued_at", "pk"))
+    fits = [pk for pk, queued_at, other_rating in candidates.values_list("pk", "queued_at", "player__rating")
+            if abs(other_rating - rating) <= max(rating_window(now - entry.queued_at), rating_window(now - queued_at))]
+    if not fits:
         return entry
+    other_id = fits[0]
     # Our own entry is locked already. Lock the candidate without waiting: if another
     # request holds it (that player is queueing right now), skip it rather than wait (two
     # such requests would wait on each other); the next join or poll pairs them.
@@ -220,6 +286,8 @@ def queue_join(*, player: Player, game="backgammon", length=1, opponent=None) ->
     Answers ``{"status": "queued", "matchLength"}`` or ``{"status": "matched", "matchId"}``.
     """
     require_active(player)
+    if player.is_guest:
+        raise Forbidden("guest_not_allowed", "Quick pairing plays rated matches: sign up to use it.")
     if game not in GAMES:
         raise BadRequest("unknown_game", f"Unknown game {str(game)[:40]!r}: this server plays {', '.join(GAMES)}.")
     length = _check_length(length)

@@ -24,6 +24,9 @@ action ends: one insert for all of them, one update per game touched, and one
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.db.models import F, Subquery
 from django.utils import timezone
 
@@ -275,6 +278,12 @@ def open_game(record: Record, match: Match, game: Game) -> None:
     else:  # pragma: no cover - needs a broken dice source
         raise RuntimeError("The opening roll tied 100 times: the dice source is broken.")
     store_state(game, match, state)
+    if game.number > 1 and game.clock_started_at is not None:
+        # The players look at the last game's end for GAMES_NEXT_GAME_DELAY seconds (the page
+        # holds the next game back until then): the first clock of the game starts after it.
+        pause = timedelta(seconds=float(getattr(settings, "GAMES_NEXT_GAME_DELAY", 0)))
+        game.clock_started_at += pause
+        game.clock_deadline += pause
 
 
 def finish_game(record: Record, game: Game, match: Match, state: GameState, *,
@@ -320,6 +329,8 @@ def finish_game(record: Record, game: Game, match: Match, state: GameState, *,
         "score": [match.white_score, match.black_score],
         "matchOver": match.status in (Match.FINISHED, Match.ABORTED),
         "matchWinner": match.color_of(match.winner_id) if match.winner_id else None,
+        "matchReason": match.end_reason if match.status in (Match.FINISHED, Match.ABORTED) else None,
+        "ratingChanges": getattr(match, "rating_changes", None),
         "nextGame": next_game.pk if next_game else None,
         "diceSeed": game.dice_seed,
     }, state=None)
@@ -353,6 +364,9 @@ def end_match(record: Record, match: Match, *, winner_color: str | None, reason:
                                     winner_experience=winner.experience, loser_experience=loser.experience)
         Player.objects.filter(pk=winner.pk).update(rating=F("rating") + gain, experience=F("experience") + match.length)
         Player.objects.filter(pk=loser.pk).update(rating=F("rating") + loss, experience=F("experience") + match.length)
+        # what the match-end event tells both players: each one's change and new rating
+        match.rating_changes = {match.color_of(p.pk): {"change": round(delta, 1), "rating": round(p.rating + delta, 1)}
+                                for p, delta in ((winner, gain), (loser, loss))}
 
 
 def forfeit_match(record: Record, match: Match, color: str, reason: str, *, game: Game | None = None) -> None:

@@ -61,7 +61,7 @@ def match_create(*, creator: Player, length: int = 1, cube: bool | None = None, 
         anonymous_spectators=anonymous_spectators,
         clock_delay=clock_delay,
         clock_bank=clock_bank,
-        rated=(rules.length > 0) if rated is None else (bool(rated) and rules.length > 0),
+        rated=((rules.length > 0) if rated is None else (bool(rated) and rules.length > 0)) and not creator.is_guest,
         invite_code=secrets.token_urlsafe(12),
     )
     record = Record(match)
@@ -83,11 +83,12 @@ def match_join(*, player: Player, match_id=None, invite_code=None) -> Match:
         if match.private and invite_code is None:
             raise Forbidden("private_match", "This match is private: join it through its invite link.")
         match.black = player
+        match.rated = match.rated and not player.is_guest  # guests never play rated matches
         match.status = Match.PLAYING
         match.started_at = timezone.now()
         match.white_bank_ms = match.black_bank_ms = clock.initial_bank_ms(match)
         match.white_away_since = match.black_away_since = None
-        match.save(update_fields=["black", "status", "started_at", "white_bank_ms", "black_bank_ms",
+        match.save(update_fields=["black", "rated", "status", "started_at", "white_bank_ms", "black_bank_ms",
                                   "white_away_since", "black_away_since"])
         record = Record(match)
         open_game(record, match, create_game(match, 1))

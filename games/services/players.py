@@ -61,22 +61,6 @@ def player_register(*, username: str, password: str | None, display_name: str = 
         raise BadRequest("name_taken", f"The name {display!r} is taken.") from None
 
 
-@transaction.atomic
-def player_set_suspended(*, player: Player, suspended: bool) -> Player:
-    """Suspend or reinstate a player; a suspended player cannot log in or play."""
-    Player.objects.filter(pk=player.pk).update(suspended=suspended)
-    player.suspended = suspended
-    if suspended:
-        from django.contrib.sessions.models import Session
-
-        # log the player out everywhere
-        uid = str(player.user_id)
-        for session in Session.objects.iterator():
-            if session.get_decoded().get("_auth_user_id") == uid:
-                session.delete()
-    return player
-
-
 def require_active(player: Player) -> None:
     """Refuse a suspended (or missing) player."""
     if player is None:

@@ -46,6 +46,8 @@ def chat_post(*, match_id, player, text) -> ChatMessage:
     if match is None:
         raise NotFound("match_not_found", "No such match.")
     room = chat_room_for(match, player)
+    if room != ChatMessage.PLAYERS and getattr(player, "is_guest", False):
+        raise Forbidden("guest_chat", "Guests talk only with their opponent: sign up to chat with spectators.")
     with transaction.atomic():
         message = ChatMessage.objects.create(match=match, room=room, author=player, name=player.display_name,
                                              text=text)
@@ -95,7 +97,17 @@ def presence_join(*, match_id, channel_name: str, player, role: str) -> dict:
         if role in ("white", "black") and getattr(match, f"{role}_away_since") is not None:
             setattr(match, f"{role}_away_since", None)
             match.save(update_fields=[f"{role}_away_since"])
+            _lobby_follows(match)
         return _publish_presence(match)
+
+
+def _lobby_follows(match: Match) -> None:
+    """A player left or came back: the lobby lists a game in progress only while someone
+    is at the table (``services.lobby.deserted``)."""
+    if match.status == Match.PLAYING:
+        record = Record(match)
+        record.lobby_changed()
+        record.commit()
 
 
 def presence_leave(*, channel_name: str) -> dict | None:
@@ -113,6 +125,7 @@ def presence_leave(*, channel_name: str) -> dict | None:
             if not Connection.objects.filter(match=match, role=conn.role).exists():
                 setattr(match, f"{conn.role}_away_since", clock.now())
                 match.save(update_fields=[f"{conn.role}_away_since"])
+                _lobby_follows(match)
         return _publish_presence(match)
 
 

@@ -57,7 +57,7 @@ function die(x, y, value, color, used) {
 /**
  * view: {pos: {board, whiteBar, blackBar, whiteOff, blackOff}, you, flipped, selectable: [p|'bar'],
  *        selected, targets: [p|'off'], cursor, dice, diceColor, usedDice: [bool], cube: {value, owner, enabled},
- *        lastTurn: {color, moves}}
+ *        lastTurn: {color, moves}, bigLabels: bool, numbers: 'mine' | 'white'}
  */
 export function renderBoard(view) {
   const { pos, flipped } = view;
@@ -79,7 +79,12 @@ export function renderBoard(view) {
     const shade = (col + (top ? 0 : 1)) % 2 ? 'dark' : 'light';
     const cls = `point ${shade}${lastFrom.has(p) ? ' last-from' : ''}${lastTo.has(p) ? ' last-to' : ''}`;
     out += `<polygon class="${cls}" points="${x + 2},${base} ${x + PW - 2},${base} ${x + PW / 2},${tip}"/>`;
-    out += `<text class="label" x="${x + PW / 2}" y="${top ? M - 4 : H - 4}">${viewerPoint(p, you)}</text>`;
+    // Point numbers: in the frame's margin, or (bigLabels: a small board, a phone) large,
+    // near the tips in the gap between the halves, where a 5-checker stack does not reach.
+    const number = view.numbers === 'white' ? p : viewerPoint(p, you);   // a setting: from White's side
+    out += view.bigLabels
+      ? `<text class="label big" x="${x + PW / 2}" y="${top ? HALF + 8 : HALF + 50}">${number}</text>`
+      : `<text class="label" x="${x + PW / 2}" y="${top ? M - 4 : H - 4}">${number}</text>`;
   }
   // checkers on points
   for (let p = 1; p <= 24; p++) {

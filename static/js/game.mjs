@@ -2,13 +2,15 @@
 // All game logic lives in state.mjs (pure); this module only wires it to the page.
 import * as S from './state.mjs';
 import { renderBoard, hitAt, WIDTH, HEIGHT } from './board.mjs';
+import { loadOptions, saveOption, sounds, turnNotice } from './prefs.mjs';
+import * as T from './texts.mjs';
 
 const $ = id => document.getElementById(id);
 const boot = JSON.parse($('boot').textContent);
 const boardEl = $('board'), dragEl = $('drag-layer');
-const prefs = JSON.parse(localStorage.getItem('bg-prefs') || '{}');
-const opts = { forced: !!prefs.forced, autoroll: !!prefs.autoroll, sound: prefs.sound !== false, flip: !!prefs.flip };
-
+const opts = loadOptions(boot);
+const SOUND = sounds(opts);
+const savePrefs = name => saveOption(boot, opts, name, () => toast('Your settings could not be saved.'));
 let state = S.initialState();
 state = S.reduce(state, boot.snapshot);
 state = { ...state, moveList: S.fold(S.initialState(), boot.history).moveList };
@@ -17,30 +19,6 @@ let sent = null;              // the version an action was sent at (no double se
 let snapshotAsked = null;     // the version a snapshot was asked for
 let ws = null, wsDelay = 400, closedByUs = false, clockOffset = 0, clockAt = Date.now();
 let endShownFor = null;
-
-// -- sounds: tiny WebAudio beeps ------------------------------------------------------------
-let audio = null;
-function beep(freqs, dur = 0.07, type = 'sine', gain = 0.08) {
-  if (!opts.sound) return;
-  try {
-    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-    let t = audio.currentTime;
-    for (const f of freqs) {
-      const o = audio.createOscillator(), g = audio.createGain();
-      o.type = type; o.frequency.value = f;
-      g.gain.setValueAtTime(gain, t); g.gain.exponentialRampToValueAtTime(0.0001, t + dur);
-      o.connect(g).connect(audio.destination); o.start(t); o.stop(t + dur);
-      t += dur * 0.9;
-    }
-  } catch { /* no audio: stay quiet */ }
-}
-const SOUND = {
-  roll: () => beep([520, 660, 590], 0.04, 'square', 0.03),
-  move: () => beep([880], 0.05, 'triangle'),
-  hit: () => beep([220, 150], 0.09, 'sawtooth', 0.05),
-  yourTurn: () => beep([660, 990], 0.09),
-  theirTurn: () => beep([440, 330], 0.08, 'sine', 0.05),
-};
 
 // -- the socket ---------------------------------------------------------------------------------
 function send(t, d = {}, withVersion = true) {
@@ -61,9 +39,12 @@ function connect() {
   const socket = ws = new WebSocket(url);
   ws.onopen = () => { wsDelay = 400; $('banner').hidden = true; document.body.dataset.connected = '1'; heardAt = Date.now(); };
   ws.onmessage = e => { heardAt = Date.now(); receive(JSON.parse(e.data)); };
-  ws.onclose = () => {
+  ws.onclose = e => {
     if (socket !== ws) return;   // an old socket we replaced
     document.body.dataset.connected = '0';
+    if (e.code === 4003) {   // suspended (docs/PROTOCOL.md): no reconnecting
+      closedByUs = true; $('banner').textContent = 'Your account is suspended.'; $('banner').hidden = false;
+    }
     if (closedByUs) return;
     $('banner').hidden = false;
     sent = null;
@@ -97,11 +78,30 @@ function receive(msg) {
   if (!scheduled) { scheduled = true; queueMicrotask(flush); }
 }
 
+// The end of a game stays on screen (the final position, the result, the score): the next
+// game's messages wait here until the player presses "Next game" or GAMES_NEXT_GAME_DELAY
+// seconds pass.
+let hold = null;
+const NEXT_DELAY = (boot.nextGameDelay ?? 8) * 1000;
+function holdNext() {
+  hold = { msgs: [], until: Date.now() + NEXT_DELAY, timer: setTimeout(releaseNext, NEXT_DELAY) };
+}
+function releaseNext() {
+  if (!hold) return;
+  const msgs = hold.msgs;
+  clearTimeout(hold.timer); hold = null;
+  if (msgs.length) for (const m of msgs) receive(m); else render();
+}
+const nextGameMsg = msg => (msg.t === 'snapshot' ? msg.d.game : msg.game) !== state.game &&
+  (msg.t === 'snapshot' || (msg.game !== undefined && msg.game !== null));
+
 function flush() {
   scheduled = false;
   const before = state;
   for (const msg of queue.splice(0)) {
     if (msg.t === 'error') { onError(msg.d); continue; }
+    if (msg.t === 'suspended') { toast(`${msg.d.name} was suspended by an administrator: the match ends (a forfeit).`, 'suspended'); continue; }
+    if (hold && nextGameMsg(msg)) { hold.msgs.push(msg); continue; }
     if (msg.t === 'move' && msg.v === state.version + 1 && msg.game === state.game) {
       const { hits } = S.applySteps(state, msg.d.color, msg.d.moves);
       (hits ? SOUND.hit : SOUND.move)();
@@ -110,6 +110,7 @@ function flush() {
     const prevGame = state.game;
     state = S.reduce(state, msg);
     if (msg.t === 'game_end') renderDialog();   // before the next game's snapshot replaces it
+    if (msg.t === 'game_end' && msg.game === state.game && state.gameEnd && !state.gameEnd.matchOver && state.gameEnd.nextGame) holdNext();
     const clock = msg.t === 'snapshot' ? msg.d.clock : msg.state && msg.state.clock;
     if (msg.t === 'snapshot' || (msg.state && msg.state.clock)) {
       clockOffset = clock ? Date.parse(clock.serverTime) - Date.now() : 0; clockAt = Date.now();
@@ -123,6 +124,7 @@ function flush() {
   if (state.actor !== before.actor && state.actor && state.you && before.actor !== null) {
     (state.actor === state.you ? SOUND.yourTurn : SOUND.theirTurn)();
   }
+  noticeTurn();
   if (state.needResync && ws) send('resync', { v: state.version }, false);
   afterChange();
 }
@@ -171,7 +173,7 @@ function activate(p) {
   if (!S.canMoveNow(state) || p === null) return;
   if (state.selected !== null && state.selected !== undefined) {
     const targets = S.targetsFrom(state, state.selected);
-    if (targets.has(p)) { state = S.moveTo(state, p); cursor = null; SOUND.move(); render(); return; }
+    if (targets.has(p)) { state = S.moveTo(state, p); cursor = null; SOUND.move(); render(); sendIfDone(); return; }
   }
   state = S.select(state, state.selected === p ? null : p);
   // one-click moves: a checker with a single target (not a choice) moves there at once? No: show targets.
@@ -201,7 +203,7 @@ boardEl.addEventListener('pointerup', e => {
   const to = hitAt(e.clientX, e.clientY);
   if (to !== null && S.targetsFrom(state, d.p).has(to)) { state = S.moveTo(state, to, d.p); SOUND.move(); }
   else state = S.select(state, null);
-  render();
+  render(); sendIfDone();
 });
 boardEl.addEventListener('pointercancel', () => { drag = null; dragEl.innerHTML = ''; });
 
@@ -209,7 +211,7 @@ function cursorChoices() {
   if (state.selected !== null && state.selected !== undefined) return [...S.targetsFrom(state, state.selected).keys()];
   return S.selectableSources(state);
 }
-const fromViewer = n => (state.you === 'black' ? 25 - n : n);
+const fromViewer = n => (opts.numbers !== 'white' && state.you === 'black' ? 25 - n : n);
 let digits = '', digitTimer = null;
 document.addEventListener('keydown', e => {
   if (e.target.closest('input, textarea, select, button, summary, a') && !['Escape'].includes(e.key)) return;
@@ -240,6 +242,9 @@ document.addEventListener('keydown', e => {
   }
 });
 
+/** With "confirm before sending" off, a completed play goes at once. */
+function sendIfDone() { if (!opts.confirm && S.completedPlay(state)) confirmPlay(); }
+
 function confirmPlay() {
   const play = S.completedPlay(state);
   if (play) act('move', { moves: play });
@@ -251,6 +256,7 @@ document.querySelectorAll('[data-act]').forEach(btn => btn.addEventListener('cli
   else if (a === 'confirm') confirmPlay();
   else if (a === 'pass') act('move', { moves: [] });
   else if (a === 'claim') send('claim', {}, false);
+  else if (a === 'next') releaseNext();
   else act(a);
 }));
 document.querySelectorAll('[data-resign]').forEach(btn => btn.addEventListener('click', () => {
@@ -258,6 +264,11 @@ document.querySelectorAll('[data-resign]').forEach(btn => btn.addEventListener('
 }));
 $('rematch').addEventListener('click', () => { send('rematch', {}, false); $('rematch-note').textContent = 'Rematch offered: waiting for your opponent…'; });
 $('end-close').addEventListener('click', () => { $('end-dialog').hidden = true; });
+
+document.addEventListener('visibilitychange', noticeTurn);
+function noticeTurn() {
+  turnNotice(!!state.you && state.actor === state.you && state.status !== 'finished' && document.visibilityState === 'hidden');
+}
 $('copy-posid').addEventListener('click', async () => {
   const input = $('position-id'); input.select();
   try { await navigator.clipboard.writeText(input.value); } catch { document.execCommand('copy'); }
@@ -271,7 +282,7 @@ $('chat-form').addEventListener('submit', e => {
 for (const [id, name] of [['opt-forced', 'forced'], ['opt-autoroll', 'autoroll'], ['opt-sound', 'sound'], ['opt-flip', 'flip']]) {
   const box = $(id); box.checked = opts[name];
   box.addEventListener('change', () => {
-    opts[name] = box.checked; localStorage.setItem('bg-prefs', JSON.stringify(opts)); render(); autoplay();
+    opts[name] = box.checked; savePrefs(name); render(); autoplay();
   });
 }
 
@@ -295,11 +306,7 @@ function usedDice() {
   return dice.length === 4 ? [used.filter(Boolean).length >= 4, used.filter(Boolean).length >= 2] : used;
 }
 
-function fmtClock(ms) {
-  if (ms === null || ms === undefined) return '';
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-}
+const fmtClock = T.fmtClock;
 function clockText(color) {
   const c = state.clock;
   if (!c) return '';
@@ -340,11 +347,15 @@ function renderSeats() {
   tickClocks();
 }
 
+const resultText = r => T.resultText(r, nameOf);
+const scoreText = g => T.scoreText(g, state.match, nameOf);
+
 function statusText() {
   const you = state.you;
   if (state.status === 'finished' || state.phase === 'over') {
-    const r = state.result;
-    return r && r.winner ? `${nameOf(r.winner)} wins ${r.points} point${r.points === 1 ? '' : 's'} (${r.kind}).` : 'Game over.';
+    const g = state.gameEnd;
+    if (hold && g) return `${resultText(state.result)} ${scoreText(g)}. Next game in ${Math.max(0, Math.ceil((hold.until - Date.now()) / 1000))} s.`;
+    return resultText(state.result);
   }
   if (state.phase === 'opening') return 'Opening roll…';
   const actorName = state.actor === you ? 'You' : nameOf(state.actor);
@@ -377,7 +388,8 @@ function renderControls() {
     pass: mine && S.mustPass(state),
     resign_accept: mine && state.phase === 'resign_offered',
     resign_reject: mine && state.phase === 'resign_offered',
-    claim: !!you && state.status !== 'finished' && state.presence && state.presence[S.OTHER[you]] && !state.presence[S.OTHER[you]].connected,
+    claim: !!you && state.status !== 'finished' && claimIn() === 0,
+    next: !!hold,
   };
   for (const btn of document.querySelectorAll('[data-act]')) {
     btn.hidden = !show[btn.dataset.act];
@@ -385,8 +397,33 @@ function renderControls() {
   }
   $('controls').querySelector('[data-act=confirm]').disabled = !S.completedPlay(state) || sent === state.version;
   $('status-line').textContent = statusText();
+  $('game-over-links').hidden = !hold;
+  $('over-replay').href = `/games/${state.game}/replay/`;
+  $('over-verify').href = `/games/${state.game}/verify/`;
+  renderAway();
   $('resign-box').hidden = !you || state.status === 'finished' || state.phase === 'resign_offered';
 }
+
+// -- an absent opponent: a countdown, then the claim (the server waits GAMES_ABSENCE_GRACE) ------
+/** Milliseconds until the match can be claimed; null when the opponent is here (or a bot). */
+function claimIn() {
+  const you = state.you, p = state.presence;
+  if (!you || !p || state.status === 'finished') return null;
+  const opp = p[S.OTHER[you]];
+  if (!opp || opp.connected || opp.bot || !opp.awaySince) return null;
+  const waited = Date.now() + clockOffset - Date.parse(opp.awaySince);
+  return Math.max(0, (p.claimAfter || 120) * 1000 - waited);
+}
+function renderAway() {
+  const left = claimIn(), note = $('away-note');
+  note.hidden = left === null;
+  if (left === null) return;
+  const who = nameOf(S.OTHER[state.you]);
+  note.textContent = left > 0 ? `${who} left the table: if they are not back in ${fmtClock(left)}, you can claim the match.`
+    : `${who} has been away too long: you may claim the match (or keep waiting).`;
+  $('controls').querySelector('[data-act=claim]').hidden = left > 0;
+}
+setInterval(() => { if (claimIn() !== null || hold) { renderAway(); $('status-line').textContent = statusText(); renderControls(); } }, 1000);
 
 function renderPanel() {
   const m = state.match;
@@ -398,7 +435,10 @@ function renderPanel() {
   const n = state.presence ? state.presence.spectators : 0;
   $('watchers').textContent = `${n} watching`;
   const ol = $('moves');
-  const items = state.moveList.map(m => `<li class="${m.color || 'info'}">${m.color ? `<span class="chip ${m.color}"></span>` : ''}${m.dice ? `<span class="dice-text">${m.dice.join('')}</span> ` : ''}${esc(m.text)}</li>`);
+  let turnNo = 0;   // only turns are numbered: the opening roll and notes are not
+  const who = m => `<span class="chip ${m.color}" aria-hidden="true"></span><span class="sr-only">${esc(nameOf(m.color))} (${m.color}): </span>`;
+  const items = state.moveList.map(m => (m.color && !m.result ? `<li class="${m.color}" value="${++turnNo}">${who(m)}`
+    : m.color ? `<li class="info">${who(m)}` : '<li class="info">') + `${m.dice ? `<span class="dice-text">${m.dice.join('')}</span> ` : ''}${esc(m.text)}</li>`);
   if (state.partial.length) items.push(`<li class="pending">${esc(S.formatSteps(S.flatPartial(state), state.you))}…</li>`);
   const html = items.join('');
   if (ol.dataset.html !== html) { ol.innerHTML = html; ol.dataset.html = html; ol.scrollTop = ol.scrollHeight; }
@@ -407,6 +447,8 @@ function renderPanel() {
   for (const id of ['export', 'end-export']) { $(id).hidden = !over; $(id).href = boot.exportUrl; }
   $('replay-link').hidden = state.status !== 'finished';
   $('replay-link').href = `/games/${state.game}/replay/`;
+  $('verify-link').hidden = state.status !== 'finished';
+  $('verify-link').href = `/games/${state.game}/verify/`;
 }
 
 function renderChat() {
@@ -415,21 +457,29 @@ function renderChat() {
   const log = $('chat-log');
   if (log.dataset.html !== html) { log.innerHTML = html; log.dataset.html = html; log.scrollTop = log.scrollHeight; }
   $('chat-form').hidden = !boot.loggedIn;
+  $('chat-login').hidden = boot.loggedIn;
 }
 
 function renderDialog() {
   const g = state.gameEnd;
-  if (!g || endShownFor === `${state.game}`) return;
+  // A game that ends a match gets the dialog; any other end shows in the controls (renderControls).
+  if (!g || !g.matchOver || endShownFor === `${state.game}`) return;
   endShownFor = `${state.game}`;
   const you = state.you;
-  const winnerName = g.winner ? nameOf(g.winner) : '';
-  const m = state.match || { length: 0 };
-  $('end-title').textContent = g.matchOver
-    ? (you ? (g.matchWinner === you ? 'You won the match!' : g.matchWinner ? 'You lost the match' : 'Match over') : `${nameOf(g.matchWinner)} wins the match`)
-    : (you ? (g.winner === you ? 'You won the game' : 'You lost the game') : `${winnerName} wins the game`);
-  $('end-body').textContent = g.winner ? `${winnerName} wins ${g.points} point${g.points === 1 ? '' : 's'} (${g.kind}${g.cubeValue > 1 ? `, cube ${g.cubeValue}` : ''}${g.reason && g.reason !== 'bearoff' ? `, by ${g.reason}` : ''}).` : 'No winner.';
-  $('end-score').textContent = `Score: ${nameOf('white')} ${g.score[0]} – ${g.score[1]} ${nameOf('black')}${m.length ? ` (to ${m.length})` : ''}`;
-  $('rematch').hidden = !(g.matchOver && you);
+  const aborted = g.matchReason === 'aborted' || (!g.matchWinner && g.reason === 'aborted');
+  $('end-title').textContent = aborted ? 'Match aborted'
+    : !g.matchWinner ? 'Match over'
+    : (you ? (g.matchWinner === you ? 'You won the match!' : 'You lost the match') : `${nameOf(g.matchWinner)} wins the match`);
+  $('end-body').textContent = aborted
+    ? `The match was aborted${state.abortReason ? ` (${state.abortReason})` : ''}: no winner, and no rating change.`
+    : `${resultText(g)}${g.matchReason && !['points', 'aborted'].includes(g.matchReason) ? ` The match ended by ${T.REASONS[g.matchReason] || g.matchReason}.` : ''}`;
+  $('end-score').textContent = scoreText(g);
+  const rc = g.ratingChanges;
+  $('end-ratings').hidden = !rc;
+  if (rc) $('end-ratings').textContent = 'Ratings: ' + ['white', 'black'].filter(c => rc[c]).map(c =>
+    `${nameOf(c)} ${rc[c].rating.toFixed(1)} (${rc[c].change >= 0 ? '+' : ''}${rc[c].change.toFixed(1)})`).join(', ');
+  $('end-verify').href = `/games/${state.game}/verify/`;
+  $('rematch').hidden = !(g.matchOver && you) || aborted;
   $('end-lobby').hidden = !g.matchOver;
   $('end-export').hidden = !g.matchOver;
   $('end-close').textContent = g.matchOver ? 'Close' : 'Next game';
@@ -445,7 +495,7 @@ function renderRematch() {
   if (r.offeredBy && r.offeredBy !== state.you && $('end-dialog').hidden) { endShownFor = null; renderDialog(); }
 }
 
-let lastSvg = '';
+let lastSvg = '', lastBig = null;
 function render() {
   const pos = S.currentPosition(state);
   const movable = S.canMoveNow(state);
@@ -453,10 +503,10 @@ function render() {
   const targets = movable && state.selected !== null && state.selected !== undefined ? [...S.targetsFrom(state, state.selected).keys()] : [];
   const diceColor = state.phase === 'move' ? state.actor : state.phase === 'opening' ? null : null;
   const svg = renderBoard({
-    pos, you: state.you, flipped: opts.flip, selectable, selected: state.selected, targets, cursor,
+    pos, you: state.you, numbers: opts.numbers, flipped: opts.flip, selectable, selected: state.selected, targets, cursor,
     dice: state.phase === 'move' ? state.dice : null, diceColor: diceColor || state.turn,
     usedDice: state.actor === state.you ? usedDice() : [], cube: state.cube,
-    lastTurn: state.partial.length ? null : state.lastTurn,
+    lastTurn: state.partial.length ? null : state.lastTurn, bigLabels: (lastBig = boardEl.clientWidth < 600),
   });
   if (svg !== lastSvg) { boardEl.innerHTML = svg; lastSvg = svg; }
   boardEl.classList.toggle('my-move', movable);
@@ -470,4 +520,5 @@ function render() {
 
 render();
 connect();
+addEventListener('resize', () => { if ((boardEl.clientWidth < 600) !== lastBig) render(); });
 addEventListener('pagehide', () => { closedByUs = true; ws && ws.close(); });

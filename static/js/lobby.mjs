@@ -2,6 +2,7 @@
 const open = new Map(), live = new Map();
 const loggedIn = document.getElementById('open-matches').dataset.loggedIn === '1';
 const me = document.querySelector('.whoami')?.textContent.trim();
+const myId = Number(((document.querySelector('a.whoami') || {}).pathname || '').split('/')[2]) || null;
 const statusDot = document.getElementById('lobby-status');
 
 const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
@@ -31,10 +32,14 @@ function render() {
   });
   openBody.innerHTML = rows.join('') || '<tr class="empty"><td colspan="4">No open matches yet.</td></tr>';
   const liveBody = document.querySelector('#live-matches tbody');
-  const liveRows = [...live.values()].sort((a, b) => b.id - a.id).map(m =>
-    `<tr data-match="${m.id}"><td>${who(m.white)}</td><td>${who(m.black)}</td>` +
-    `<td>${m.score[0]}–${m.score[1]}${m.length ? ' / ' + m.length : ''}${m.crawfordGame ? ' <abbr title="Crawford game">C</abbr>' : ''}</td>` +
-    `<td><a class="button small ghost" href="/matches/${m.id}/" aria-label="Watch ${esc(m.white && m.white.name)} against ${esc(m.black && m.black.name)}">Watch</a></td></tr>`);
+  const liveRows = [...live.values()].sort((a, b) => b.id - a.id).map(m => {
+    const mine = myId && [m.white, m.black].some(p => p && p.id === myId);
+    const action = mine ? `<a class="button small" href="/matches/${m.id}/">Resume</a>`
+      : `<a class="button small ghost" href="/matches/${m.id}/" aria-label="Watch ${esc(m.white && m.white.name)} against ${esc(m.black && m.black.name)}">Watch</a>`;
+    return `<tr data-match="${m.id}"${mine ? ' class="mine"' : ''}><td>${who(m.white)}</td><td>${who(m.black)}</td>` +
+      `<td>${m.score[0]}–${m.score[1]}${m.length ? ' / ' + m.length : ''}${m.crawfordGame ? ' <abbr title="Crawford game">C</abbr>' : ''}</td>` +
+      `<td>${action}</td></tr>`;
+  });
   liveBody.innerHTML = liveRows.join('') || '<tr class="empty"><td colspan="4">Nobody is playing right now.</td></tr>';
 }
 

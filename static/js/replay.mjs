@@ -15,7 +15,7 @@ function label(step) {
     case 'double': return `${who} doubles to ${d.cubeValue}`;
     case 'take': return `${who} takes`;
     case 'drop': return `${who} passes`;
-    case 'game_end': return `${cap(d.winner)} wins ${d.points} (${d.kind})`;
+    case 'game_end': return d.winner ? `${cap(d.winner)} wins ${d.points} (${d.kind})` : 'No result (aborted)';
     default: return `${who} ${step.t.replace('_', ' ')}`.trim();
   }
 }
@@ -29,7 +29,24 @@ function show() {
   document.getElementById('prev').disabled = document.getElementById('first').disabled = i === 0;
   document.getElementById('next').disabled = document.getElementById('last').disabled = i === steps.length - 1;
   root.dataset.step = i;
+  const list = document.getElementById('replay-moves');
+  for (const li of list.children) li.classList.toggle('current', Number(li.dataset.step) === i);
+  const cur = list.querySelector('.current');
+  if (cur) cur.scrollIntoView({ block: 'nearest' });
 }
+
+// The move list: each turn numbered (the opening roll and notes are not), a click shows it.
+function renderList() {
+  let n = 0;
+  document.getElementById('replay-moves').innerHTML = steps.map((s, k) => {
+    const turn = s.d && s.d.color && ['move', 'double', 'take', 'drop', 'resign', 'forfeit'].includes(s.t);
+    return `<li data-step="${k}"${turn ? ` value="${++n}"` : ' class="info"'}><button type="button">${label(s).replace(/[&<>]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c])}</button></li>`;
+  }).join('');
+}
+document.getElementById('replay-moves').addEventListener('click', e => {
+  const li = e.target.closest('li[data-step]');
+  if (li) go(Number(li.dataset.step));
+});
 const go = n => { i = Math.max(0, Math.min(steps.length - 1, n)); show(); };
 document.getElementById('first').onclick = () => go(0);
 document.getElementById('prev').onclick = () => go(i - 1);
@@ -38,8 +55,10 @@ document.getElementById('last').onclick = () => go(steps.length - 1);
 document.addEventListener('keydown', e => {
   if (e.key === 'ArrowLeft') go(i - 1);
   else if (e.key === 'ArrowRight') go(i + 1);
+  else if (e.key === 'Home') go(0);
+  else if (e.key === 'End') go(steps.length - 1);
 });
 fetch(root.dataset.url).then(r => r.json()).then(data => {
   if (data.error) { what.textContent = data.error.message; return; }
-  steps = data.steps; go(0);
+  steps = data.steps; renderList(); go(0);
 });

@@ -223,8 +223,8 @@ function fromSnapshot(prev, d, v) {
     if (prev.selected !== null && selectableSources(s).includes(prev.selected)) s.selected = prev.selected;
   }
   if (d.status === 'finished' && d.result) {
-    s.gameEnd = { ...d.result, score: d.match.score, matchOver: d.match.status === 'finished',
-      matchWinner: d.match.winner, nextGame: null };
+    s.gameEnd = { ...d.result, score: d.match.score, matchOver: ['finished', 'aborted'].includes(d.match.status),
+      matchWinner: d.match.winner, nextGame: null, matchReason: d.match.endReason || null };
   }
   return s;
 }
@@ -305,18 +305,25 @@ const APPLY = {
   resign_accept(s, d) { s.moveList.push({ color: d.color, text: 'Accepts the resignation' }); setPhase(s, 'over', null); },
   resign(s, d) { s.moveList.push({ color: d.color, text: `Resigns (${RESIGN_NAMES[d.level] || d.level})` }); setPhase(s, 'over', null); },
   forfeit(s, d) { s.moveList.push({ color: d.color, text: `Forfeits (${d.reason})` }); setPhase(s, 'over', null); },
-  abort(s, d) { s.moveList.push({ color: null, text: `Aborted (${d.reason})` }); setPhase(s, 'over', null); },
+  abort(s, d) { s.moveList.push({ color: null, text: `Aborted (${d.reason})` }); s.abortReason = d.reason; setPhase(s, 'over', null); },
   game_end(s, d) {
     setPhase(s, 'over', null);
     s.status = 'finished'; s.dice = null; s.resignOffer = null;
     s.result = { winner: d.winner, kind: d.kind, reason: d.reason, cubeValue: d.cubeValue, points: d.points };
     s.gameEnd = { ...s.result, score: d.score, matchOver: d.matchOver, matchWinner: d.matchWinner, nextGame: d.nextGame };
     s.nextGame = d.nextGame && !d.matchOver ? d.nextGame : null;
+    s.gameEnd.matchReason = d.matchReason || null;
+    s.gameEnd.ratingChanges = d.ratingChanges || null;
     if (s.match) {
       s.match = { ...s.match, score: d.score };
-      if (d.matchOver) s.match = { ...s.match, status: 'finished', winner: d.matchWinner };
+      if (d.matchOver) s.match = { ...s.match, status: d.matchReason === 'aborted' ? 'aborted' : 'finished', winner: d.matchWinner };
+      for (const [c, r] of Object.entries(d.ratingChanges || {})) {
+        if (s.match[c]) s.match = { ...s.match, [c]: { ...s.match[c], rating: r.rating } };   // the seats show the new rating
+      }
     }
-    s.moveList.push({ color: d.winner, text: `Wins ${d.points} point${d.points === 1 ? '' : 's'} (${d.kind})` });
+    s.moveList.push(d.winner
+      ? { color: d.winner, result: true, text: `Wins ${d.points} point${d.points === 1 ? '' : 's'} (${d.kind})` }
+      : { color: null, text: d.reason === 'aborted' ? 'Aborted: no result' : 'No winner (tie)' });
   },
   rematch_offer(s, d) { s.rematch = { offeredBy: d.color, match: d.match }; },
   rematch_start(s, d) { s.rematch = { started: true, match: d.match, game: d.game }; },
@@ -388,6 +395,15 @@ export function describe(state) {
   }
   if (state.dice && state.phase === 'move') parts.push(`Dice ${state.dice.join(' and ')}.`);
   parts.push(`Pips: White ${pips.white}, Black ${pips.black}.`);
+  // Where the checkers are, in the listener's point numbers (White's for a spectator).
+  for (const c of ['white', 'black']) {
+    const at = [];
+    for (let p = 24; p >= 1; p--) {
+      const n = c === 'white' ? state.board[p] : -state.board[p];
+      if (n > 0) at.push(`${n} on ${state.you === 'black' ? 25 - p : p}`);
+    }
+    parts.push(`${cap(c)} checkers: ${at.join(', ') || 'none on the points'}.`);
+  }
   if (state.whiteBar || state.blackBar) parts.push(`On the bar: White ${state.whiteBar}, Black ${state.blackBar}.`);
   if (state.whiteOff || state.blackOff) parts.push(`Borne off: White ${state.whiteOff}, Black ${state.blackOff}.`);
   if (state.cube && state.cube.enabled) parts.push(`Cube ${state.cube.value}${state.cube.owner ? ', owned by ' + cap(state.cube.owner) : ', centred'}.`);

@@ -48,7 +48,7 @@ def site_server(tmp_path_factory):
     script.write_text("{}")
     env = {**os.environ, "SQLITE_PATH": str(tmp / "db.sqlite3"), "DJANGO_DEBUG": "1", "GAMES_SWEEP_INTERVAL": "0",
            "GAMES_DICE_SOURCE": "tests.browser.dice.scripted_dice", "GAMES_DICE_SCRIPT": str(script),
-           "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "PYTHONPATH": str(ROOT),
+           "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "PYTHONPATH": str(ROOT), "GAMES_NEXT_GAME_DELAY": "4",
            "GAMES_SIGNUP_LIMIT": "10000"}  # every test signs up from 127.0.0.1
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)

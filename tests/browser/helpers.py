@@ -12,12 +12,17 @@ def sign_up(page, base, prefix="player"):
     """Sign up a fresh account through the form; returns its username."""
     name = f"{prefix}{next(_names)}"
     page.goto(f"{base}/accounts/signup/")
+    fill_sign_up(page, name)
+    page.wait_for_url(f"{base}/")
+    return name
+
+
+def fill_sign_up(page, name):
+    """Fill and send the sign-up form the page shows (the password every test account uses)."""
     page.fill("input[name=username]", name)
     page.fill("input[name=password1]", "a long enough pass 123")
     page.fill("input[name=password2]", "a long enough pass 123")
-    page.click("form button[type=submit], form input[type=submit]")
-    page.wait_for_url(f"{base}/")
-    return name
+    page.click("main form button[type=submit], main form input[type=submit]")
 
 
 def create_match(page, base, *, length=1, cube=None, private=True):

@@ -75,11 +75,12 @@ def test_refusals_around_the_cube(make_table):
 def test_strangers_suspended_players_and_unknown_games_are_refused(make_table):
     t = make_table(length=3, opening=(3, 1))
     carol = services.player_register(username="carol", password="correct horse 3")
+    # (a suspension also forfeits the suspended player's match: games.services.moderation)
+    services.player_set_suspended(player=t.white, suspended=True)
     before = t.snapshot()
     with pytest.raises(ValueError) as err:
         services.game_move(game_id=t.game.pk, player=carol, moves=[])
     assert err.value.code == "not_a_player" and http_status(err.value) == 403
-    services.player_set_suspended(player=t.white, suspended=True)
     with pytest.raises(ValueError) as err:
         t.do("move", "white", moves=[{"from": 8, "to": 5}, {"from": 6, "to": 5}])
     assert err.value.code == "suspended"
