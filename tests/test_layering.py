@@ -17,9 +17,9 @@ GAMES = Path(__file__).resolve().parents[1] / "games"
 LAYERS = [
     {"engine", "actions", "jsonsafe", "dice", "dice_stats", "errors"},
     {"models", "text", "clock", "ratings", "bots"},  # bots: pure strategies (engine in, play out)
-    {"serializers", "events", "replay", "export", "interchange", "analysis", "verify"},
+    {"serializers", "chouette_view", "events", "replay", "export", "interchange", "analysis", "verify"},
     {"selectors", "services", "layers", "realtime"},
-    {"delivery", "bots.turns"},  # bots.turns: a house bot's turn, played through the services
+    {"delivery", "bots.turns", "bots.chouette_turns"},  # bots.turns: a house bot's turn, played through the services
     {"consumers", "api", "views", "admin", "accounts", "tasks", "auth", "signals", "routing", "urls",
      "management", "bench_echo", "apps", "throttle"},
 ]
@@ -27,7 +27,7 @@ RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 
 # Modules that adapt the outside world to the services: none may spell out its own table of
 # action names (they look actions up in games.actions).
-ADAPTERS = ["consumers.py", "api/views.py", "api/view.py", "bots/turns.py", "bots/decide.py", "replay.py",
+ADAPTERS = ["consumers.py", "api/views.py", "api/view.py", "bots/turns.py", "bots/chouette_turns.py", "bots/decide.py", "replay.py",
             "tasks.py", "views.py"]
 
 
