@@ -26,7 +26,7 @@ def seats(chouette: Chouette) -> list:
 
 
 def public_state(chouette: Chouette, row: ChouetteGame | None, session, game) -> dict:
-    """The state after an event, the same for every viewer (legal plays go separately)."""
+    """The state after an event, the same for every viewer (the legal plays are public too)."""
     out = {
         "chouette": chouette.pk,
         "status": chouette.status,
@@ -46,6 +46,7 @@ def public_state(chouette: Chouette, row: ChouetteGame | None, session, game) ->
             "runningScores": [list(s) for s in game.running_scores()],
             "consult": [p for p in game.team if game.may_consult(p)],
             "allowed": {str(p): list(game.allowed_actions(p)) for p in game.players},
+            "legal": [[s.to_dict() for s in play.steps] for play in game.legal_plays()],
         }
     return out
 
@@ -74,14 +75,12 @@ def role_of(chouette: Chouette, game, player_id) -> str:
 
 
 def snapshot(chouette: Chouette, player_id) -> dict:
-    """A viewer's whole picture: the public state, the legal plays if he must move, his role."""
+    """A viewer's whole picture: the public state, his role, the invite code for those seated."""
     row, session, game = current(chouette)
     out = public_state(chouette, row, session, game)
     out["you"] = player_id
     out["role"] = role_of(chouette, game, player_id)
     out["inviteCode"] = chouette.invite_code if out["role"] != "spectator" else None
-    if game is not None and game.phase == ce.MOVE and game.roller == player_id:
-        out["legalMoves"] = [[s.to_dict() for s in play.steps] for play in game.legal_plays()]
     return out
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import chouette_pages, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -18,4 +18,11 @@ urlpatterns = [
     path("games/<int:game_id>/replay.json", views.game_replay_json, name="game_replay_json"),
     path("players/<int:player_id>/", views.player_profile, name="player_profile"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
+    # chouettes
+    path("chouettes/", chouette_pages.chouette_list, name="chouette_list"),
+    path("chouettes/new/", chouette_pages.chouette_new, name="chouette_new"),
+    path("chouettes/<int:chouette_id>/", chouette_pages.chouette_page, name="chouette_page"),
+    path("chouettes/<int:chouette_id>/history/", chouette_pages.chouette_history, name="chouette_history"),
+    path("chouettes/<int:chouette_id>/log.txt", chouette_pages.chouette_log, name="chouette_log"),
+    path("chouettes/join/<str:invite_code>/", chouette_pages.chouette_invite, name="chouette_invite"),
 ]

@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import selectors, services
+from . import chouette_view, selectors, services
 from .errors import BadRequest, ServiceError
 from .export import match_to_mat
 from .models import Game, Match, Player
@@ -15,7 +15,8 @@ from .verify import verify_game
 
 def home(request):
     """The lobby: live lists over ``/ws/lobby/``, the new-match form, play the computer."""
-    return render(request, "home.html", {"bot_levels": _bot_levels(), "form": NEW_MATCH_DEFAULTS})
+    return render(request, "home.html", {"bot_levels": _bot_levels(), "form": NEW_MATCH_DEFAULTS,
+                                         "chouettes": chouette_view.open_chouettes(10)})
 
 
 # -- dice verification and .mat export (logic in games.verify / games.export) ---------------

@@ -20,7 +20,7 @@ LAYERS = [
     {"serializers", "chouette_view", "events", "replay", "export", "interchange", "analysis", "verify"},
     {"selectors", "services", "layers", "realtime"},
     {"delivery", "bots.turns", "bots.chouette_turns"},  # bots.turns: a house bot's turn, played through the services
-    {"consumers", "chouette_consumers", "api", "views", "admin", "accounts", "tasks", "auth", "signals", "routing", "urls",
+    {"consumers", "chouette_consumers", "chouette_pages", "api", "views", "admin", "accounts", "tasks", "auth", "signals", "routing", "urls",
      "management", "bench_echo", "apps", "throttle"},
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}

@@ -27,7 +27,7 @@ from .. import chouette_view
 from ..actions import CHOUETTE_ACTIONS
 from ..dice import commitment, new_server_seed
 from ..engine import chouette as ce
-from ..engine.chouette.rules import CUBE_DECISIONS, MOVE, ROLL
+from ..engine.chouette.rules import CUBE_DECISIONS, ROLL
 from ..engine.errors import IllegalAction
 from ..errors import BadRequest, Conflict, Forbidden, NotFound
 from ..events import Batch, Envelope, chouette_group, publish_on_commit
@@ -98,15 +98,11 @@ class Table:
             for row, v, kind, payload, actor in self.items])
         batch = Batch(match=c.pk, group=chouette_group(c.pk), chouette=work)
         for i, ev in enumerate(rows):
-            last = i == len(rows) - 1
-            state = legal = legal_for = None
-            if last:
+            state = None
+            if i == len(rows) - 1:  # the state after the action rides on its last event
                 state = chouette_view.public_state(c, self.row, self.session, self.game)
-                if self.game is not None and self.game.phase == MOVE:
-                    legal_for = str(self.game.roller)
-                    legal = [[s.to_dict() for s in play.steps] for play in self.game.legal_plays()]
             batch.events.append(Envelope(game=ev.game_id or 0, v=ev.version, t=ev.type, d=ev.payload,
-                                         actor=ev.actor_id, state=state, legal=legal, legal_for=legal_for))
+                                         actor=ev.actor_id, state=state))
         publish_on_commit(batch)
         return batch
 
