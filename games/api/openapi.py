@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from copy import deepcopy
 
+from . import openapi_chouette
+
 
 def _ref(name):
     return {"$ref": f"#/components/schemas/{name}"}
@@ -173,6 +175,10 @@ SPEC = {
         "/api/openapi.json": {"get": {"summary": "This document", "responses": {"200": _json({"type": "object"})}}},
     },
 }
+
+
+SPEC["components"]["schemas"].update(openapi_chouette.SCHEMAS)
+SPEC["paths"].update(openapi_chouette.PATHS)
 
 
 def openapi(base_url: str | None = None) -> dict:
