@@ -15,7 +15,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from . import chouette_view, services
+from . import chouette_view, delivery, services
 from .actions import UnknownAction, chouette_fields
 from .consumers import MAX_REPLAY, Flood, _Base, _player_of
 from .engine.errors import EngineError
@@ -50,6 +50,7 @@ class ChouetteConsumer(_Base):
         await self.accept()
         await self.channel_layer.group_add(chouette_group(self.chouette_id), self.channel_name)
         await self._catch_up(since, with_chat=True)
+        delivery.watch_chouette(self)
         await database_sync_to_async(services.chouette_presence)(
             chouette_id=self.chouette_id, player_id=self.player_id, here=True)
 
@@ -65,6 +66,7 @@ class ChouetteConsumer(_Base):
         return c.pk, pid
 
     async def disconnect(self, code):
+        delivery.unwatch(self)
         if self.chouette_id is None:
             return
         await self.channel_layer.group_discard(chouette_group(self.chouette_id), self.channel_name)
@@ -100,6 +102,10 @@ class ChouetteConsumer(_Base):
                 continue
             await self.send(text_data=frame)
             self.sent = version
+
+    async def delivery_check(self, message):
+        """The process's delivery check saw the database ahead of this socket."""
+        await self._catch_up(self.sent)
 
     def _may_read(self, data) -> bool:
         if data["room"] == ChouetteChat.SPECTATORS:

@@ -124,3 +124,38 @@ async def test_six_players_over_sockets_with_a_double_taken_and_dropped(settings
     assert cubes[ids[1]]["value"] == 2 and cubes[ids[2]]["end"] == "drop"
     for sock in sockets.values():
         await sock.close()
+
+
+async def test_a_lost_event_reaches_the_sockets_through_the_delivery_check_and_the_ping():
+    from games import delivery
+    from games.events import add_listener, remove_listener
+    from games.realtime import broadcast
+
+    humans = await _people(3)
+    c, _ = await _open(humans, [6, 5, 4, 1, 3])  # the team moves first: the captain plays 3-1
+    box, ok1 = await open_socket(f"/ws/chouettes/{c.pk}/", humans[0])
+    crew, ok2 = await open_socket(f"/ws/chouettes/{c.pk}/", humans[2])
+    assert ok1 and ok2
+    for sock in (box, crew):
+        await sock.until(lambda m: m["t"] == "chat_history")
+    version = (await db(Chouette.objects.get, pk=c.pk)).version
+    remove_listener(broadcast)  # the layer "loses" what the next commit publishes
+    try:
+        await db(services.chouette_act, chouette_id=c.pk, player=humans[1], action="move",
+                 steps=[{"from": 17, "to": 20}, {"from": 19, "to": 20}])
+    finally:
+        add_listener(broadcast)
+    assert await box.comm.receive_nothing(timeout=0.2)
+    assert await delivery.check() == 2  # both sockets were behind
+    moved = await box.until(lambda m: m["t"] == "move")
+    assert moved["v"] == version + 1
+    snap = await box.until(lambda m: m["t"] == "snapshot")
+    assert snap["d"]["game"]["phase"] == "cube_window" and snap["d"]["game"]["box"] == humans[0].pk
+    assert await delivery.check() == 0
+    # an idle ping with an old version gets what it misses, ending with a snapshot
+    await crew.until(lambda m: m["t"] == "snapshot")
+    await crew.send("ping", {}, v=version)
+    await crew.until(lambda m: m["t"] == "pong")
+    assert (await crew.until(lambda m: m["t"] == "move"))["v"] == version + 1
+    for sock in (box, crew):
+        await sock.close()
