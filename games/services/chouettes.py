@@ -288,6 +288,10 @@ def chouette_act(*, chouette_id, player, action: str, expected_version=None, **f
         _check_version(c, expected_version)
         require_active(Player.objects.get(pk=pid) if pid else None)
         t = Table(c)
+        if action == "leave":  # leaving the game is leaving the table (after the game)
+            _leave(t, pid, reason="left")
+            t.commit()
+            return c.version
         if t.game is None:
             raise Conflict("no_game", "No game is being played at this table.")
         if action == "roll":

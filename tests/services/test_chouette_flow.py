@@ -4,6 +4,8 @@ rules enforced, every refusal changing nothing."""
 
 from datetime import timedelta
 
+from django.utils import timezone
+
 import pytest
 
 from games import services
@@ -208,3 +210,59 @@ def test_absent_members_leave_the_line_between_games(settings):
     assert humans[4].pk not in session.line and humans[4].pk not in game.players
     assert ChouetteEvent.objects.filter(chouette=c, type="unseat", payload__reason="absent").count() == 1
     assert ChouetteGame.objects.filter(chouette=c).count() == 2
+
+
+@pytest.mark.django_db
+def test_leaving_during_a_game_keeps_the_cubes_in_play_and_leaves_the_line_after_it():
+    humans = _players(4)
+    by_id = {p.pk: p for p in humans}
+    c, _ = _open(humans, [6, 5, 4, 3, 1, 3])
+    services.chouette_act(chouette_id=c.pk, player=humans[3], action="leave")
+    _c, _r, session, game = state(c.pk)
+    assert humans[3].pk in session.leaving and humans[3].pk in game.departed
+    assert game.cube(humans[3].pk).in_play  # his cube is decided by the board
+    with services.use_dice(CycleDice()):
+        play_game_out(c.pk, {k: v for k, v in by_id.items() if k != humans[3].pk})
+    session = check_invariants(c.pk)
+    assert humans[3].pk not in session.line and humans[3].pk in dict(session.scores)
+    assert ChouetteEvent.objects.filter(chouette=c, type="unseat", payload__reason="left").count() == 1
+
+
+@pytest.mark.django_db
+def test_the_periodic_work_times_out_decisions_and_wakes_waiting_bots(settings):
+    from games import tasks
+
+    humans = _players(3)
+    c, _ = _open(humans, [6, 5, 4, 3, 1])  # the box moves first: its window comes after the team's move
+    c, _row, _s, game = state(c.pk)
+    services.chouette_act(chouette_id=c.pk, player=humans[0], action="move",
+                          steps=[{"from": 8, "to": 5}, {"from": 6, "to": 5}])
+    c, _row, _s, game = state(c.pk)
+    assert game.phase == "cube_window" and c.deadline is not None
+    Chouette.objects.filter(pk=c.pk).update(deadline=c.deadline - timedelta(days=1))
+    assert services.chouette_expire_deadlines() == 1
+    c2, _row, _s, game = state(c.pk)
+    assert ChouetteEvent.objects.filter(chouette=c, type="timeout").count() == 1 and c2.version > c.version
+    assert services.chouettes_bots_waiting(idle=timedelta(seconds=0)) == []
+
+
+@pytest.mark.django_db
+def test_a_house_bot_whose_task_was_lost_is_woken_by_the_periodic_work():
+    """In this test's transaction nothing is published (no commit), as if the bot's task
+    was lost: the periodic work finds the bot waiting and its task plays."""
+    from games import tasks
+
+    humans = _players(2)
+    c, bot = _open(humans, [3, 2, 6, 1, 3], bot_level="beginner")  # the bot is the box; the team moves
+    services.chouette_act(chouette_id=c.pk, player=humans[0], action="move",
+                          steps=[{"from": 17, "to": 20}, {"from": 19, "to": 20}])
+    c, _row, _s, game = state(c.pk)
+    assert game.box == bot.pk and game.actor_set() == {bot.pk}
+    assert services.chouettes_bots_waiting(idle=timedelta(seconds=0)) == [(c.pk, c.version)]
+    assert tasks._resume_chouette_bots() == 0  # not waiting long enough yet
+    ChouetteEvent.objects.filter(chouette=c).update(created_at=timezone.now() - timedelta(minutes=1))
+    with services.use_dice(CycleDice()):
+        assert tasks._resume_chouette_bots() == 1
+    c2, _row, _s, game = state(c.pk)
+    assert c2.version > c.version
+    assert ChouetteEvent.objects.filter(chouette=c, actor=bot, type__in=["double", "no_double"]).count() == 1
