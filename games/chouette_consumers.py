@@ -10,16 +10,12 @@ plays reach only the current game's team. The protocol is docs/PROTOCOL.md, "Cho
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs
-
 from channels.db import database_sync_to_async
 from django.conf import settings
 
 from . import chouette_view, delivery, services
 from .actions import UnknownAction, chouette_fields
-from .consumers import MAX_REPLAY, Flood, _Base, _player_of
-from .engine.errors import EngineError
-from .errors import ServiceError
+from .consumers import MAX_REPLAY, Flood, _Base, _player_of, since_of
 from .events import chouette_group
 from .models import Chouette, ChouetteChat, ChouetteGame, ChouetteSeat, Player
 from .realtime import ANYONE
@@ -37,11 +33,7 @@ class ChouetteConsumer(_Base):
 
     async def connect(self):
         self.chat_flood = Flood(getattr(settings, "GAMES_CHAT_LIMIT", 5), 10.0)
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        try:
-            since = int(query["v"][0]) if "v" in query else None
-        except (ValueError, OverflowError):
-            since = None
+        since = since_of(self.scope)
         seen = await database_sync_to_async(self._viewer)(int(self.scope["url_route"]["kwargs"]["chouette_id"]))
         if seen is None:
             await self.close()
@@ -170,16 +162,7 @@ class ChouetteConsumer(_Base):
         kwargs.setdefault("chouette_id", self.chouette_id)
         return service(**kwargs)
 
-    async def _call(self, kind, service, *, snapshot=False, limit=None, **kwargs):
-        if limit is not None and not limit.hit():
-            await self.error("rate_limited", "Slow down: too many messages.", re=kind)
-            return
-        try:
-            await database_sync_to_async(self._run)(service, kwargs)
-        except (ServiceError, EngineError) as exc:
-            await self.error(exc.code, exc.message, re=kind)
-            if snapshot:
-                await self._catch_up(None)
-
+    async def refused(self):
+        await self._catch_up(None)
 
 __all__ = ["ChouetteConsumer"]

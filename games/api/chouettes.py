@@ -14,7 +14,7 @@ from .. import actions, chouette_view, services
 from ..models import Chouette, ChouetteSeat
 from . import auth
 from .errors import REFUSALS, ApiError, error_response, response_for
-from .views import MAX_WAIT, _number, api, read_json, releasing
+from .views import api, long_poll_args, read_json, releasing
 
 POLL_EVERY = 0.5  # seconds between two reads of the version while long-polling
 
@@ -87,9 +87,7 @@ async def chouette_detail(request, chouette_id):
     if request.method != "GET":
         return error_response(405, "method_not_allowed", "Use GET.", {"Allow": "GET"})
     try:
-        wait = _number(request, "wait", low=0, high=MAX_WAIT, integer=False) or 0
-        since = _number(request, "since", low=0, high=2**31, integer=True)
-        player = await sync_to_async(releasing(auth.agent_player))(request)
+        wait, since, player = await long_poll_args(request)
         view = await sync_to_async(_view_now)(chouette_id, player)
         if since is None or not wait or view["version"] > since:
             return JsonResponse(view)

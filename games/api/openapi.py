@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from copy import deepcopy
 
-from . import openapi_chouette
-
 
 def _ref(name):
     return {"$ref": f"#/components/schemas/{name}"}
@@ -177,12 +175,14 @@ SPEC = {
 }
 
 
-SPEC["components"]["schemas"].update(openapi_chouette.SCHEMAS)
-SPEC["paths"].update(openapi_chouette.PATHS)
-
-
 def openapi(base_url: str | None = None) -> dict:
     spec = deepcopy(SPEC)
     if base_url:
         spec["servers"] = [{"url": base_url}]
     return spec
+
+
+from . import openapi_chouette  # noqa: E402  (it reads the helpers above)
+
+SPEC["components"]["schemas"].update(openapi_chouette.SCHEMAS)
+SPEC["paths"].update(openapi_chouette.PATHS)

@@ -1,20 +1,10 @@
-"""The chouette part of the OpenAPI document (merged into ``games.api.openapi.SPEC``)."""
+"""The chouette part of the OpenAPI document (merged into ``games.api.openapi.SPEC`` by that
+module, which imports this one at its end)."""
 
 from __future__ import annotations
 
 from ..actions import CHOUETTE_ACTIONS
-
-
-def _ref(name):
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def _json(schema, description="OK"):
-    return {"description": description, "content": {"application/json": {"schema": schema}}}
-
-
-ERR = _json(_ref("Error"), "Refused: see the error code")
-AUTH = [{"bearer": []}]
+from .openapi import AUTH, ERR, _json, _ref  # imported at the end of games.api.openapi
 CHOUETTE_ID = {"name": "chouetteId", "in": "path", "required": True, "schema": {"type": "integer"}}
 COMMON = {"401": ERR, "404": ERR, "429": ERR}
 

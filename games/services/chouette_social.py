@@ -13,8 +13,8 @@ from ..engine.errors import IllegalAction, IllegalPlay
 from ..events import Batch, chouette_group, publish_on_commit
 from ..errors import BadRequest, Forbidden, NotFound
 from ..models import Chouette, ChouetteChat, ChouetteSeat
-from ..text import clean_text
 from .players import require_active
+from .social import chat_text
 
 
 def _post(chouette: Chouette, message: ChouetteChat) -> None:
@@ -33,12 +33,7 @@ def _chouette(chouette_id) -> Chouette:
 def chouette_chat(*, chouette_id, player, text, room: str | None = None) -> ChouetteChat:
     """Post to the table, the team (members of the current game's team only) or, for anyone
     not seated, the spectators' room."""
-    if player is None:
-        raise Forbidden("login_required", "Log in to chat.")
-    require_active(player)
-    text = clean_text(text, field="text", code="bad_chat")
-    if len(text) > ChouetteChat.MAX_LENGTH:
-        raise BadRequest("chat_too_long", f"Chat messages are at most {ChouetteChat.MAX_LENGTH} characters.")
+    text = chat_text(player, text, ChouetteChat.MAX_LENGTH)
     c = _chouette(chouette_id)
     rooms = chouette_view.chat_rooms(c, player.pk)
     room = room or rooms[0]
