@@ -187,6 +187,7 @@ PERIODIC = [
     Periodic("bots", 5, _resume_bots),
     Periodic("chouette_bots", 5, _resume_chouette_bots),
     Periodic("chouette_deadlines", 5, services.chouette_expire_deadlines),
+    Periodic("chouette_absent", 15, services.chouette_drop_absent_movers),
     Periodic("presence", 15, services.sweep_presence),
     Periodic("jobs", 10, jobs.jobs_heal),
     Periodic("abandoned", 60, services.close_abandoned),

@@ -421,6 +421,29 @@ def chouette_expire_deadlines() -> int:
     return sum(chouette_timeout(chouette_id=pk) for pk in list(due[:100]))
 
 
+def chouette_drop_absent_movers() -> int:
+    """Periodic: a checker play has no safe answer, so a player who must move and has been
+    away longer than :func:`absent_after` leaves the game (docs/CHOUETTE.md, "Leaving during
+    a game": the next member captains; a box that leaves concedes the board)."""
+    since = timezone.now() - absent_after()
+    dropped = 0
+    ids = (Chouette.objects.filter(status=Chouette.PLAYING, seats__active=True, seats__away_since__lt=since)
+           .values_list("pk", flat=True).distinct())
+    for pk in list(ids[:100]):
+        with transaction.atomic():
+            t = Table(lock_chouette(pk))
+            if t.game is None:
+                continue
+            away = set(t.chouette.seats.filter(active=True, away_since__lt=since).values_list("player_id", flat=True))
+            movers = [p.player for p in t.game.pending() if p.reason == "move" and p.player in away]
+            for pid in movers:
+                _leave(t, pid, reason="absent")
+            if movers:
+                t.commit()
+                dropped += len(movers)
+    return dropped
+
+
 def chouettes_bots_waiting(idle: timedelta) -> list:
     """``[(chouette id, version)]`` where a house bot has been expected to act for ``idle``."""
     out = []

@@ -12,7 +12,7 @@ from games import services
 from games.engine import chouette as ce
 from games.errors import BadRequest, Conflict, Forbidden
 from games.engine.errors import IllegalAction
-from games.models import Chouette, ChouetteChat, ChouetteEvent, ChouetteGame
+from games.models import Chouette, ChouetteChat, ChouetteEvent, ChouetteGame, ChouetteSeat
 from games import chouette_view
 from tests.services.chouette_support import CycleDice, check_invariants, play_game_out, polite, state
 
@@ -266,3 +266,19 @@ def test_a_house_bot_whose_task_was_lost_is_woken_by_the_periodic_work():
     c2, _row, _s, game = state(c.pk)
     assert c2.version > c.version
     assert ChouetteEvent.objects.filter(chouette=c, actor=bot, type__in=["double", "no_double"]).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_captain_away_too_long_on_his_move_leaves_and_the_next_member_plays(settings):
+    settings.GAMES_CHOUETTE_ABSENT_AFTER = 60
+    humans = _players(4)
+    ids = [p.pk for p in humans]
+    c, _ = _open(humans, [6, 5, 4, 3, 1, 3])  # the team moves first: the captain must play 3-1
+    services.chouette_presence(chouette_id=c.pk, player_id=ids[1], here=False)
+    assert services.chouette_drop_absent_movers() == 0  # not away long enough
+    ChouetteSeat.objects.filter(player_id=ids[1]).update(away_since=timezone.now() - timedelta(minutes=5))
+    assert services.chouette_drop_absent_movers() == 1
+    _c, _r, session, game = state(c.pk)
+    assert ids[1] in game.departed and game.captain == ids[2] and game.roller == ids[2]
+    assert ids[1] in session.leaving
+    assert ChouetteEvent.objects.filter(chouette=c, type="unseat", payload__reason="absent").count() == 1
