@@ -52,6 +52,11 @@ def test_four_players_with_a_house_bot_play_several_games(settings):
     bot_moves = ChouetteEvent.objects.filter(chouette=c, actor=bot, type__in=["move", "no_double", "double",
                                                                              "take", "drop"]).count()
     assert bot_moves > 0
+    # the bot sat in more than one role over the session: it played the checkers as captain or box
+    roles = {("box" if g.state["box"] == bot.pk else "captain" if g.state["team"][0] == bot.pk else "crew")
+             for g in ChouetteGame.objects.filter(chouette=c)}
+    assert len(roles) >= 2 and roles & {"box", "captain"}, roles
+    assert ChouetteEvent.objects.filter(chouette=c, actor=bot, type="move").exists()
     assert sorted(session.line) == sorted([p.pk for p in humans] + [bot.pk])
     history = chouette_view.history(c)
     assert [h["number"] for h in history] == [1, 2, 3]
