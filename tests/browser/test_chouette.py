@@ -1,7 +1,7 @@
 """A chouette in the browser: three people (box, captain, crew) in their own browser
 contexts and a house bot (its decisions in a real worker process) play a game with two
-cubes turned, a take and a drop, to its end; the scores sum to zero; the history and the
-phone layout show it."""
+cubes turned, a take and a drop, to its end, then the next game with the roles rotated; the
+scores sum to zero; the history and the phone layout show it."""
 
 import re
 
@@ -17,6 +17,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 # The team wins the opening (box 1, team 3); then big doubles make a short race.
 GAME_1 = [[1], [3]] + [[6, 6], [5, 5], [6, 5], [4, 4], [6, 4], [5, 5], [6, 6], [3, 3], [6, 5], [6, 6]] * 6
+
+GAME_2 = [[2], [5]] + [[6, 6], [5, 5], [6, 5], [4, 4], [6, 4], [5, 5], [6, 6], [3, 3], [6, 5], [6, 6]] * 6
 
 
 @pytest.fixture
@@ -57,6 +59,22 @@ def _act_once(page, prefer) -> bool:
     return False
 
 
+def _play_to_end(pages, prefer, games):
+    """Everyone answers what is asked of them (the bot in the worker) until ``games`` games are over."""
+    first = pages[0]
+    for _ in range(600):
+        if all(p.evaluate("n => window.ch.st.session.gamesPlayed >= n", games) for p in pages):
+            return
+        seen = [_version(page) for page in pages]
+        acted = any(_act_once(page, prefer[page]) for page in pages)
+        if not acted:  # the bot decides in the worker (or a frame is on its way): wait for a version
+            first.wait_for_function("([seen, n]) => Math.min(...seen) < window.ch.version"
+                                    " || window.ch.st.session.gamesPlayed >= n", arg=[seen, games])
+            for page in pages[1:]:
+                page.wait_for_function("v => window.ch.version >= v", arg=_version(first))
+    raise AssertionError("the game did not end")
+
+
 def test_box_captain_crew_and_a_bot_play_a_chouette_game(chouette_site, browser, screenshots):
     site, dice = chouette_site
     base = site.url()
@@ -82,6 +100,7 @@ def test_box_captain_crew_and_a_bot_play_a_chouette_game(chouette_site, browser,
         box.wait_for_function("() => document.querySelectorAll('#line li').length === 4")
         set_chouette_script(dice, chouette_id, "seating", [[6], [5], [4], [3]])
         set_chouette_script(dice, chouette_id, 1, GAME_1)
+        set_chouette_script(dice, chouette_id, 2, GAME_2)
         box.click("#start")
         for page, role in ((box, "box"), (captain, "captain"), (crew, "crew")):
             page.wait_for_function("r => window.ch.st && window.ch.st.game && document.querySelector('#you-are')"
@@ -111,29 +130,29 @@ def test_box_captain_crew_and_a_bot_play_a_chouette_game(chouette_site, browser,
 
         # Play on to the end: nobody doubles again, doubles are taken, the captain moves.
         prefer = {box: ["No double", "Take", "Don't buy"], captain: ["No double", "Don't buy"], crew: ["No double"]}
-        for _ in range(400):
-            if box.is_visible("#end-dialog"):
-                break
-            seen = [_version(page) for page in (box, captain, crew)]
-            acted = any(_act_once(page, prefer[page]) for page in (box, captain, crew))
-            if not acted:  # the bot decides in the worker (or a frame is on its way): wait for a version
-                box.wait_for_function("([a, b, c]) => Math.min(a, b, c) < window.ch.version"
-                                      " || !document.querySelector('#end-dialog').hidden", arg=seen)
-                for page in (captain, crew):
-                    page.wait_for_function("v => window.ch.version >= v", arg=_version(box))
-        else:
-            raise AssertionError("the game did not end")
+        _play_to_end((box, captain, crew), prefer, games=1)
         box.wait_for_selector("#end-dialog:not([hidden])")
         assert "Scores:" in box.text_content("#end-lines")
         scores = box.eval_on_selector_all("#line li .score", "els => els.map(e => Number(e.dataset.score))")
         assert len(scores) == 4 and sum(scores) == 0 and any(scores)
+        for page in (box, captain, crew):
+            page.wait_for_selector("#end-dialog:not([hidden])")
+            page.click("#end-close")
+        # The next game started by itself, the roles rotated; it is played to its end too.
+        line = box.evaluate("() => window.ch.st.session.line")
+        assert sorted(line) == sorted([*ids.values(), bot_id]) and line[1] != ids["captain"]
+        anyone = ["No double", "Take", "Don't buy"]
+        _play_to_end((box, captain, crew), {box: anyone, captain: anyone, crew: anyone}, games=2)
+        scores = box.eval_on_selector_all("#line li .score", "els => els.map(e => Number(e.dataset.score))")
+        assert len(scores) == 4 and sum(scores) == 0
+        box.wait_for_selector("#end-dialog:not([hidden])")
         box.click("#end-close")
         box.set_viewport_size(PHONE)
         box.screenshot(path=str(screenshots / "chouette-phone.png"), full_page=True)
         width = box.evaluate("() => document.documentElement.scrollWidth")
         assert width <= PHONE["width"] + 1, "the table fits a phone's width"
         crew.goto(f"{base}/chouettes/{chouette_id}/history/")
-        assert crew.locator("#history tbody tr").count() >= 1
+        assert crew.locator("#history tbody tr").count() >= 2
         assert "dropped" in crew.text_content("#history")
         log = crew.request.get(f"{base}/chouettes/{chouette_id}/log.txt").text()
         assert "Game 1: box" in log
