@@ -165,6 +165,11 @@ CHOUETTE_ACTIONS = {
 }
 #: Field names clients may use for the engine's (``moves`` as in the match protocol).
 CHOUETTE_FIELD_ALIASES = {"moves": "steps"}
+#: Chouette actions several players may send at the same moment (answers to doubles,
+#: settlements): a stale version does not refuse them; the engine refuses one that no
+#: longer applies (``already_answered``, ``no_offer``, ...).
+CHOUETTE_UNORDERED = frozenset({"take", "drop", "beaver", "raccoon", "no_raccoon", "propose_settlement",
+                                "accept_settlement", "reject_settlement", "withdraw_settlement"})
 #: Chouette actions that are not the engine's: the table's own.
 CHOUETTE_TABLE_ACTIONS = ("suggest",)
 

@@ -24,7 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import chouette_view
-from ..actions import CHOUETTE_ACTIONS
+from ..actions import CHOUETTE_ACTIONS, CHOUETTE_UNORDERED
 from ..dice import commitment, new_server_seed
 from ..engine import chouette as ce
 from ..engine.chouette.rules import CUBE_DECISIONS, ROLL
@@ -279,13 +279,16 @@ def _check_version(c: Chouette, expected) -> None:
 
 def chouette_act(*, chouette_id, player, action: str, expected_version=None, **fields) -> int:
     """``player`` plays ``action`` (a name of ``games.actions.CHOUETTE_ACTIONS``) in the
-    current game. Returns the chouette's version after it."""
+    current game. Returns the chouette's version after it. ``expected_version`` refuses a
+    stale action, except answers and settlements (``CHOUETTE_UNORDERED``), which players
+    send at the same moment."""
     if action not in CHOUETTE_ACTIONS:
         raise BadRequest("unknown_action", f"Unknown chouette action {action!r}.")
     pid = player_id_of(player)
     with transaction.atomic():
         c = lock_chouette(chouette_id)
-        _check_version(c, expected_version)
+        if action not in CHOUETTE_UNORDERED:
+            _check_version(c, expected_version)
         require_active(Player.objects.get(pk=pid) if pid else None)
         t = Table(c)
         if action == "leave":  # leaving the game is leaving the table (after the game)

@@ -98,9 +98,15 @@ def test_six_players_cubes_drops_takes_buy_settlement_and_timeouts():
         c, _row, _s, game = state(c.pk)
         assert {p.player for p in game.pending()} == set(ids[1:])
         assert c.deadline is not None  # a cube decision's timer runs
-        # members answer on their own, in any order: 5 drops, the captain and 2 take, 3 and 4 time out
+        # members answer on their own, in any order, each with the version he saw (answers are
+        # not refused as stale): 5 drops, the captain and 2 take, 3 and 4 time out
+        seen = c.version
         for who, answer in [(5, "drop"), (1, "take"), (2, "take")]:
-            services.chouette_act(chouette_id=c.pk, player=humans[who], action=answer, cube=ids[who])
+            services.chouette_act(chouette_id=c.pk, player=humans[who], action=answer, cube=ids[who],
+                                  expected_version=seen)
+        with pytest.raises(IllegalAction) as err:
+            services.chouette_act(chouette_id=c.pk, player=humans[1], action="take", cube=ids[1], expected_version=seen)
+        assert err.value.code == "already_answered"
         with pytest.raises(IllegalAction) as err:  # a member cannot answer another's cube
             services.chouette_act(chouette_id=c.pk, player=humans[2], action="take", cube=ids[3])
         assert err.value.code in ("cube_not_available", "not_your_turn")
