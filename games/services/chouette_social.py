@@ -73,8 +73,15 @@ def chouette_suggest(*, chouette_id, player, steps) -> ChouetteChat:
 
 
 def chouette_presence(*, chouette_id, player_id, here: bool) -> None:
-    """A seated player's socket opened (``here``) or his last one closed."""
+    """A seated player's socket opened (``here``) or closed: the table sees him away or back
+    (a ``presence`` notice)."""
     if player_id is None:
         return
-    ChouetteSeat.objects.filter(chouette_id=chouette_id, player_id=player_id).update(
-        away_since=None if here else timezone.now())
+    with transaction.atomic():
+        seats = ChouetteSeat.objects.filter(chouette_id=chouette_id, player_id=player_id)
+        if here:
+            seats = seats.filter(away_since__isnull=False)  # back: a notice only if he was away
+        changed = seats.update(away_since=None if here else timezone.now())
+        if changed:
+            publish_on_commit(Batch(match=chouette_id, group=chouette_group(chouette_id), notices=[
+                {"t": "presence", "d": {"player": player_id, "away": not here}}]))

@@ -42,6 +42,11 @@ function receive(msg) {
   if (msg.t === 'chat_history') { S.chat = msg.d.messages; renderChat(); return; }
   if (msg.t === 'chat') { S.chat.push(msg.d); renderChat(); return; }
   if (msg.t === 'error') { toast(msg.d.message); return; }
+  if (msg.t === 'presence') {
+    const seat = S.st && (S.st.seats || []).find(x => x.player === msg.d.player);
+    if (seat) { seat.away = msg.d.away; render(); }
+    return;
+  }
   if (msg.t === 'pong') { if (msg.d.v > S.version) send('resync', { v: S.version }); return; }
   if (msg.v == null || msg.v <= S.version) return;
   if (msg.v !== S.version + 1) { send('resync', { v: S.version }); return; }

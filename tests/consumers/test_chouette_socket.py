@@ -157,5 +157,8 @@ async def test_a_lost_event_reaches_the_sockets_through_the_delivery_check_and_t
     await crew.send("ping", {}, v=version)
     await crew.until(lambda m: m["t"] == "pong")
     assert (await crew.until(lambda m: m["t"] == "move"))["v"] == version + 1
-    for sock in (box, crew):
-        await sock.close()
+    # presence: the crew member's socket closes; the box sees him away
+    await crew.close()
+    away = await box.until(lambda m: m["t"] == "presence")
+    assert away["d"] == {"player": humans[2].pk, "away": True}
+    await box.close()
