@@ -156,7 +156,8 @@ def _seat(t: Table, player: Player) -> None:
     if not created and seat.active and c.status == Chouette.OPEN:
         raise Conflict("already_seated", "You are already at this table.")
     if c.status == Chouette.OPEN:
-        if len(_seated_ids(c)) + (1 if not seat.active or created else 0) > ce.ChouetteRules.from_dict(c.rules).max_players:
+        others = [p for p in _seated_ids(c) if p != player.pk]
+        if len(others) + 1 > ce.ChouetteRules.from_dict(c.rules).max_players:
             raise Conflict("table_full", "This chouette is full.")
     elif c.status == Chouette.PLAYING:
         t.session = t.session.join(player.pk)
@@ -218,16 +219,17 @@ def _leave(t: Table, pid: int, reason: str) -> None:
 
 
 def chouette_start(*, chouette_id, player) -> Chouette:
-    """The creator starts the chouette: seating by one die each (ties roll again), then the
-    first game."""
+    """The creator (or, if he left, anyone seated) starts the chouette: seating by one die
+    each (ties roll again), then the first game."""
     with transaction.atomic():
         c = lock_chouette(chouette_id)
-        if player_id_of(player) != c.created_by_id:
-            raise Forbidden("not_creator", "Only the player who opened the chouette starts it.")
+        players = _seated_ids(c)
+        starter = player_id_of(player)
+        if starter not in players or (c.created_by_id in players and starter != c.created_by_id):
+            raise Forbidden("not_creator", "The player who opened the chouette starts it (anyone seated, if he left).")
         if c.status != Chouette.OPEN or c.state is not None:
             raise Conflict("already_started", "This chouette has started.")
         rules = ce.ChouetteRules.from_dict(c.rules)
-        players = _seated_ids(c)
         if len(players) < rules.min_players:
             raise Conflict("not_enough_players", f"A chouette needs at least {rules.min_players} players.")
         t = Table(c)

@@ -97,7 +97,8 @@ function render() {
   $('play-suggest').hidden = !suggesting;
   // the table
   const seated = (st.seats || []).some(s => s.player === you && s.active);
-  $('start').hidden = !(st.status === 'open' && !st.session && you === st.creator);
+  const creatorSeated = (st.seats || []).some(s => s.player === st.creator && s.active);
+  $('start').hidden = !(st.status === 'open' && !st.session && seated && (!creatorSeated || you === st.creator));
   $('restart').hidden = !(st.status === 'open' && st.session && seated);
   $('join').hidden = !(you != null && !seated && st.status !== 'finished');
   $('bot-form').hidden = !(seated && st.status !== 'finished');

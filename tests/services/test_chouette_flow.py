@@ -163,6 +163,17 @@ def test_refusals_change_nothing():
     services.chouette_join(player=humans[2], chouette_id=c.pk)
     with pytest.raises(Forbidden):
         services.chouette_start(chouette_id=c.pk, player=humans[1])
+    small = services.chouette_create(player=humans[4], options={"maxPlayers": 3})
+    for p in humans[1:3]:
+        services.chouette_join(player=p, chouette_id=small.pk)
+    with pytest.raises(Conflict) as err:
+        services.chouette_join(player=humans[3], chouette_id=small.pk)
+    assert err.value.code == "table_full"
+    services.chouette_leave(chouette_id=small.pk, player=humans[4])  # the creator leaves: anyone seated starts
+    services.chouette_join(player=humans[3], chouette_id=small.pk)
+    with services.use_dice(CycleDice([6, 5, 4, 3, 1])):
+        services.chouette_start(chouette_id=small.pk, player=humans[2])
+    assert state(small.pk)[3] is not None
     with services.use_dice(CycleDice([6, 5, 4, 1, 3])):  # opening: box 1, team 3
         services.chouette_start(chouette_id=c.pk, player=humans[0])
     c, row, _s, game = state(c.pk)
