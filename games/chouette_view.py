@@ -149,31 +149,51 @@ def history(chouette: Chouette) -> list:
     return out
 
 
+def _point(p, team: bool):
+    """A point as its mover numbers it (the team plays Black: absolute 1 is its 24)."""
+    return 25 - p if team and isinstance(p, int) else p
+
+
 def text_log(chouette: Chouette) -> str:
-    """The session as text a person can read (the .mat format cannot hold a chouette)."""
+    """The session as text a person can read (the .mat format cannot hold a chouette).
+    Each side's moves use its own point numbers, like a match file."""
     who = names(chouette)
 
     def name(p):
         return who.get(p, str(p))
 
-    lines = [f"Chouette #{chouette.pk}", f"Rules: {chouette.rules}", ""]
+    rules = ", ".join(f"{k} {'on' if v is True else 'off' if v is False else v}"
+                      for k, v in chouette.rules.items() if v is not None)
+    lines = [f"Chouette #{chouette.pk}", f"Rules: {rules}", ""]
+    box = None
     for e in ChouetteEvent.objects.filter(chouette=chouette).order_by("version"):
         d, actor = e.payload, name(e.actor_id) if e.actor_id else "server"
         if e.type == "game_start":
+            box = d["box"]
             lines += ["", f"Game {d['number']}: box {name(d['box'])}, team " + ", ".join(name(p) for p in d["team"])]
         elif e.type == "opening_roll":
             lines.append(f"  Opening roll: box {d['box']}, team {d['team']}")
         elif e.type == "roll":
             lines.append(f"  {actor} rolls {d['dice'][0]}-{d['dice'][1]}")
         elif e.type == "move":
-            steps = " ".join(f"{s['from']}/{s['to']}" for s in d.get("steps", []))
+            team = e.actor_id != box
+            steps = " ".join(f"{_point(s['from'], team)}/{_point(s['to'], team)}" for s in d.get("steps", []))
             lines.append(f"  {actor} plays {steps or '(no move)'}")
         elif e.type == "game_end":
             lines += [f"  {line}" for line in d.get("lines", [])]
             lines.append("  Scores: " + ", ".join(f"{name(p)} {pts:+d}" for p, pts in d["scores"]))
-        elif e.type in ("seat", "unseat", "seating", "chouette_open", "paused"):
-            lines.append(f"{e.type}: " + ", ".join(f"{k}={v}" for k, v in d.items() if k != "rules"))
-        else:
+        elif e.type == "seat":
+            lines.append(f"{name(d['player'])} sits down" + (" (from the next game)" if d.get("waiting") else ""))
+        elif e.type == "unseat":
+            lines.append(f"{name(d['player'])} leaves the table ({d['reason']})")
+        elif e.type == "seating":
+            dice = ", ".join(f"{name(p)} {die}" for rnd in d["rolls"] for p, die in rnd)
+            lines.append(f"Seating: {dice}; the line: " + ", ".join(name(p) for p in d["line"]))
+        elif e.type == "timeout":
+            lines.append(f"  {name(d['player'])} ran out of time: the safe answer")
+        elif e.type == "paused":
+            lines.append("Waiting for players")
+        elif e.type != "chouette_open":
             extra = ", ".join(f"{k} {name(v) if k == 'cube' else v}" for k, v in d.items())
-            lines.append(f"  {actor}: {e.type}" + (f" ({extra})" if extra else ""))
+            lines.append(f"  {actor}: {e.type.replace('_', ' ')}" + (f" ({extra})" if extra else ""))
     return "\n".join(lines) + "\n"

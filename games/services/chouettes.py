@@ -350,7 +350,9 @@ def _finish_game(t: Table) -> None:
     t.row.status, t.row.finished_at = ChouetteGame.FINISHED, timezone.now()
     t.row.result = result.to_dict()
     t.session = t.session.record(result)
-    t.add("game_end", {"number": t.row.number, "result": result.to_dict(), "lines": result.lines(),
+    who = chouette_view.names(c)
+    t.add("game_end", {"number": t.row.number, "result": result.to_dict(),
+                       "lines": result.lines(lambda p: who.get(p, str(p))),
                        "scores": [list(s) for s in t.session.scores], "line": list(t.session.line),
                        "diceSeed": t.row.dice_seed})
     t.row.state = t.game.to_dict()
