@@ -128,7 +128,8 @@ function renderSettle() {
   const cubes = settleableCubes(st, you);
   $('settle-form').hidden = !cubes.length;
   const checked = new Set([...document.querySelectorAll('#settle-cubes input:checked')].map(i => Number(i.value)));
-  $('settle-cubes').innerHTML = cubes.map(c => `<label><input type="checkbox" value="${c.member}"${checked.has(c.member) || !checked.size ? ' checked' : ''}> ${esc(c.name)}'s cube (${c.value})</label>`).join('');
+  const keep = cubes.some(c => checked.has(c.member));  // a choice made among these cubes; else all of them
+  $('settle-cubes').innerHTML = cubes.map(c => `<label><input type="checkbox" value="${c.member}"${!keep || checked.has(c.member) ? ' checked' : ''}> ${esc(c.name)}'s cube (${c.value})</label>`).join('');
 }
 
 function renderRooms(role) {

@@ -1,7 +1,7 @@
 """A chouette in the browser: three people (box, captain, crew) in their own browser
 contexts and a house bot (its decisions in a real worker process) play a game with two
-cubes turned, a take and a drop, to its end, then the next game with the roles rotated; the
-scores sum to zero; the history and the phone layout show it."""
+cubes turned, a take and a drop, to its end, then the next game with the roles rotated and a settlement
+through the dialog; the scores sum to zero; the history and the phone layout show it."""
 
 import re
 
@@ -141,6 +141,25 @@ def test_box_captain_crew_and_a_bot_play_a_chouette_game(chouette_site, browser,
         # The next game started by itself, the roles rotated; it is played to its end too.
         line = box.evaluate("() => window.ch.st.session.line")
         assert sorted(line) == sorted([*ids.values(), bot_id]) and line[1] != ids["captain"]
+        # The settlement dialog: a team member offers the box a point for his cube; the box accepts.
+        pages = {page.evaluate("() => window.ch.you"): page for page in (box, captain, crew)}
+        game = box.evaluate("() => window.ch.st.game")
+        assert game["box"] in pages, "the scripted dice give the box to a person in game 2"
+        member_id = next(p for p in reversed(game["team"]) if p in pages)
+        the_box, member = pages[game["box"]], pages[member_id]
+        member.click("#settle-open")
+        member.fill("#settle-amount", "-1")
+        assert member.is_checked(f"#settle-cubes input[value='{member_id}']")
+        _click_and_wait(member, member.locator("#settle-propose"))
+        member.click("#settle-close")
+        the_box.wait_for_selector("#settle-open:not([hidden])")
+        the_box.click("#settle-open")
+        accept = the_box.locator(f"#offers [data-offer='{member_id}'] button[data-settle=accept_settlement]")
+        _click_and_wait(the_box, accept)
+        the_box.click("#settle-close")
+        for page in (box, captain, crew):
+            page.wait_for_function(f"() => document.querySelector('#cube-row li[data-cube=\"{member_id}\"]')"
+                                   ".classList.contains('out')")
         anyone = ["No double", "Take", "Don't buy"]
         _play_to_end((box, captain, crew), {box: anyone, captain: anyone, crew: anyone}, games=2)
         scores = box.eval_on_selector_all("#line li .score", "els => els.map(e => Number(e.dataset.score))")
@@ -153,7 +172,7 @@ def test_box_captain_crew_and_a_bot_play_a_chouette_game(chouette_site, browser,
         assert width <= PHONE["width"] + 1, "the table fits a phone's width"
         crew.goto(f"{base}/chouettes/{chouette_id}/history/")
         assert crew.locator("#history tbody tr").count() >= 2
-        assert "dropped" in crew.text_content("#history")
+        assert "dropped" in crew.text_content("#history") and "settled" in crew.text_content("#history")
         log = crew.request.get(f"{base}/chouettes/{chouette_id}/log.txt").text()
         assert "Game 1: box" in log
         assert not site.tracebacks(), site.logs()
