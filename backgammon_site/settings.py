@@ -288,6 +288,7 @@ GAMES_ABSENCE_GRACE = int(os.environ.get("GAMES_ABSENCE_GRACE", "120"))
 GAMES_ABANDON_AFTER = int(os.environ.get("GAMES_ABANDON_AFTER", "1800"))
 GAMES_NEXT_GAME_DELAY = float(os.environ.get("GAMES_NEXT_GAME_DELAY", "8"))  # s the end of a game stays on screen
 GAMES_MAX_BOT_MATCHES = int(os.environ.get("GAMES_MAX_BOT_MATCHES", "2"))  # matches vs the computer at once, per player
+GAMES_CHOUETTE_ABSENT_AFTER = int(os.environ.get("GAMES_CHOUETTE_ABSENT_AFTER", "120"))
 GAMES_BOT_TIME_LIMIT = float(os.environ.get("GAMES_BOT_TIME_LIMIT", "10"))  # seconds a bot may think
 GAMES_BOT_STRATEGY = os.environ.get("GAMES_BOT_STRATEGY", "")  # dotted path of decide(); tests only
 # Periodic work in the workers (games/tasks.py): every interval is multiplied by this (tests

@@ -150,3 +150,39 @@ def apply_event(state: GameState | None, kind: str, data: dict) -> GameState:
     if kind in ACTIONS:
         return ACTIONS[kind].replay(state, data)
     raise ValueError(f"Unknown event type {kind!r}.")
+
+
+# -- the chouette's actions (games.engine.chouette; docs/CHOUETTE.md) --------------------------
+
+from .engine.chouette import ACTIONS as _CHOUETTE_ENGINE_ACTIONS  # noqa: E402
+
+#: Actions a chouette player sends: name -> the fields it accepts. ``roll`` takes none (the
+#: services roll the dice); the server's own ``opening_roll`` and ``timeout`` are not here.
+CHOUETTE_ACTIONS = {
+    name: tuple(f for f in accepted if not (name == "roll" and f == "dice"))
+    for name, (accepted, _required) in _CHOUETTE_ENGINE_ACTIONS.items()
+    if name not in ("opening_roll", "timeout")
+}
+#: Field names clients may use for the engine's (``moves`` as in the match protocol).
+CHOUETTE_FIELD_ALIASES = {"moves": "steps"}
+#: Chouette actions several players may send at the same moment (answers to doubles,
+#: settlements): a stale version does not refuse them; the engine refuses one that no
+#: longer applies (``already_answered``, ``no_offer``, ...).
+CHOUETTE_UNORDERED = frozenset({"take", "drop", "beaver", "raccoon", "no_raccoon", "propose_settlement",
+                                "accept_settlement", "reject_settlement", "withdraw_settlement"})
+#: Chouette actions that are not the engine's: the table's own.
+CHOUETTE_TABLE_ACTIONS = ("suggest",)
+
+
+def chouette_fields(name, data: dict) -> dict:
+    """The engine fields of chouette action ``name`` from a client's ``data`` (unknown keys
+    are dropped; :class:`UnknownAction` for an unknown name)."""
+    if not isinstance(name, str) or name not in CHOUETTE_ACTIONS:
+        raise UnknownAction(name)
+    accepted = CHOUETTE_ACTIONS[name]
+    out = {}
+    for key, value in data.items():
+        key = CHOUETTE_FIELD_ALIASES.get(key, key)
+        if key in accepted:
+            out[key] = value
+    return out

@@ -64,6 +64,15 @@ def _dumps(data: dict) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
+def since_of(scope) -> int | None:
+    """The ``?v=`` a socket connected with (the last version its client holds), if any."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    try:
+        return int(query["v"][0]) if "v" in query else None
+    except (ValueError, OverflowError):
+        return None
+
+
 class _Base(AsyncWebsocketConsumer):
     """Size and depth limits, JSON parsing and flood control shared by both sockets."""
 
@@ -122,6 +131,25 @@ class _Base(AsyncWebsocketConsumer):
     async def handle(self, kind: str, data: dict, version, game) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    def _run(self, service, kwargs):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    async def refused(self) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    async def _call(self, kind, service, *, snapshot=False, limit=None, **kwargs):
+        """Call ``service`` in the database thread; a refusal is an ``error`` frame (and, with
+        ``snapshot``, the state to act on: :meth:`refused`)."""
+        if limit is not None and not limit.hit():
+            await self.error("rate_limited", "Slow down: too many messages.", re=kind)
+            return
+        try:
+            await database_sync_to_async(self._run)(service, kwargs)
+        except (ServiceError, EngineError) as exc:
+            await self.error(exc.code, exc.message, re=kind)
+            if snapshot:
+                await self.refused()
+
 
 class GameConsumer(_Base):
     """One socket on one match, following it from game to game."""
@@ -131,11 +159,7 @@ class GameConsumer(_Base):
 
     async def connect(self):
         self.chat_flood = Flood(getattr(settings, "GAMES_CHAT_LIMIT", 5), 10.0)
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        try:
-            since = int(query["v"][0]) if "v" in query else None
-        except (ValueError, OverflowError):
-            since = None
+        since = since_of(self.scope)
         seat = await database_sync_to_async(self._seat)(int(self.scope["url_route"]["kwargs"]["game_id"]))
         if seat is None:
             await self.close()  # unknown game or not allowed to watch: the handshake is refused
@@ -317,16 +341,9 @@ class GameConsumer(_Base):
             kwargs["player"] = Player.objects.get(pk=self.player_id)
         return service(**kwargs)
 
-    async def _call(self, kind, service, *, snapshot, limit=None, **kwargs):
-        if limit is not None and not limit.hit():
-            await self.error("rate_limited", "Slow down: too many messages.", re=kind)
-            return
-        try:
-            await database_sync_to_async(self._run)(service, kwargs)
-        except (ServiceError, EngineError) as exc:
-            await self.error(exc.code, exc.message, re=kind)
-            if snapshot:
-                await self._send_snapshot()
+    async def refused(self):
+        """After a refused action: the client gets the state it must act on."""
+        await self._send_snapshot()
 
 
 class LobbyConsumer(_Base):

@@ -23,7 +23,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import DatabaseError
 
-from .models import Game
+from .models import Chouette, Game
 from .services import presence_heartbeat
 from .services.lobby import lobby_version
 
@@ -31,6 +31,7 @@ logger = logging.getLogger(__name__)
 
 _games: dict = {}  # consumer -> the game it follows (its channel name is the key for nudges)
 _lobbies: set = set()
+_chouettes: set = set()  # chouette sockets (``chouette_id``, ``sent``)
 _task = None
 
 
@@ -53,9 +54,15 @@ def watch_lobby(consumer) -> None:
     _start()
 
 
+def watch_chouette(consumer) -> None:
+    _chouettes.add(consumer)
+    _start()
+
+
 def unwatch(consumer) -> None:
     _games.pop(consumer, None)
     _lobbies.discard(consumer)
+    _chouettes.discard(consumer)
 
 
 def _start() -> None:
@@ -69,7 +76,7 @@ def _start() -> None:
 
 async def _run() -> None:
     beat_at = time.monotonic()
-    while _games or _lobbies:
+    while _games or _lobbies or _chouettes:
         await asyncio.sleep(interval())
         try:
             await check()
@@ -102,11 +109,11 @@ async def check() -> int:
     """One round: nudge every socket that is behind. Returns how many were nudged."""
     consumers = [c for c in list(_games) if getattr(c, "game_id", None) is not None]
     lobbies = list(_lobbies)
+    nudged = await _check_chouettes()
     if not consumers and not lobbies:
-        return 0
+        return nudged
     game_ids = sorted({c.game_id for c in consumers})
     versions, newer, lobby = await database_sync_to_async(_read)(game_ids, bool(lobbies))
-    nudged = 0
     for consumer in consumers:
         found = versions.get(consumer.game_id)
         if found is None:
@@ -117,6 +124,24 @@ async def check() -> int:
             await _nudge(consumer, {"type": "delivery.check"})
     for consumer in lobbies:
         if lobby is not None and lobby > consumer.version:
+            nudged += 1
+            await _nudge(consumer, {"type": "delivery.check"})
+    return nudged
+
+
+def _chouette_versions(ids: list) -> dict:
+    return dict(Chouette.objects.filter(pk__in=ids).values_list("pk", "version"))
+
+
+async def _check_chouettes() -> int:
+    """Chouette sockets behind their chouette's version are nudged to catch up."""
+    consumers = [c for c in list(_chouettes) if getattr(c, "chouette_id", None) is not None]
+    if not consumers:
+        return 0
+    versions = await database_sync_to_async(_chouette_versions)(sorted({c.chouette_id for c in consumers}))
+    nudged = 0
+    for consumer in consumers:
+        if versions.get(consumer.chouette_id, 0) > consumer.sent:
             nudged += 1
             await _nudge(consumer, {"type": "delivery.check"})
     return nudged

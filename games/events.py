@@ -32,6 +32,10 @@ def match_group(match_id: int) -> str:
     return f"match.{match_id}"
 
 
+def chouette_group(chouette_id: int) -> str:
+    return f"chouette.{chouette_id}"
+
+
 @dataclass(frozen=True)
 class Envelope:
     """One game event as it goes out: ``{"t", "v", "d", "game"}`` plus, when known, the
@@ -76,6 +80,12 @@ class Batch:
     bot: tuple | None = None  # (game id, version, level) when a house bot must act next
     deadline: tuple | None = None  # (game id, version, datetime) when a clock now runs
     notices: list = field(default_factory=list)  # match messages: {"t", "d", ...} (chat, presence...)
+    group: str | None = None  # the channel group, when not the match's (a chouette's)
+    chouette: tuple | None = None  # (chouette id, version, bots to act?, deadline or None)
+
+    @property
+    def target(self) -> str:
+        return self.group or match_group(self.match)
 
 
 def add_listener(listener) -> None:

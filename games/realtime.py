@@ -20,7 +20,7 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from .events import LOBBY_GROUP, Batch, match_group, wire
+from .events import LOBBY_GROUP, Batch, wire
 
 logger = logging.getLogger(__name__)
 
@@ -44,13 +44,13 @@ def messages(batch: Batch) -> list:
     """``[(group, channel message)]`` for a batch."""
     out = []
     if batch.events:
-        out.append((match_group(batch.match), {
+        out.append((batch.target, {
             "type": "match.events",
             "index": [[env.game, env.v, env.t] for env in batch.events],
             "views": views(batch.events),
         }))
     for notice in batch.notices:
-        out.append((match_group(batch.match), {"type": "match.notice", "data": notice}))
+        out.append((batch.target, {"type": "match.notice", "data": notice}))
     if batch.lobby is not None:
         out.append((LOBBY_GROUP, {"type": "lobby.message", "data": batch.lobby}))
     return out

@@ -2,12 +2,13 @@
 
 from django.urls import path
 
-from . import consumers
+from . import chouette_consumers, consumers
 from .bench_echo import bench_urlpatterns
 
 websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", consumers.GameConsumer.as_asgi()),
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/chouettes/<int:chouette_id>/", chouette_consumers.ChouetteConsumer.as_asgi()),
 ]
 
 # /ws/bench/echo/ for bench/ws_bench.py, only when GAMES_BENCH_ECHO=1.

@@ -77,6 +77,27 @@ def clock_deadline(game_id: int, version: int) -> int:
     return done
 
 
+@db_task(priority=100, retries=2, retry_delay=1)
+def chouette_bot_turn(chouette_id: int, version: int) -> str | None:
+    from .bots.chouette_turns import play_chouette_turn
+
+    return play_chouette_turn(chouette_id, version)
+
+
+@db_task(priority=90, retries=2, retry_delay=1)
+def chouette_deadline(chouette_id: int, version: int) -> int:
+    return services.chouette_timeout(chouette_id=chouette_id, version=version)
+
+
+def _chouette_work(batch: Batch) -> None:
+    chouette_id, version, bots, deadline = batch.chouette
+    if bots:
+        chouette_bot_turn(chouette_id, version)
+    if deadline is not None:
+        delay = max(0.0, (deadline - timezone.now()).total_seconds()) + 0.05
+        chouette_deadline.schedule(args=(chouette_id, version), delay=delay)
+
+
 def on_batch(batch: Batch) -> None:
     """Events listener (after the commit): queue what the batch leaves to the workers. If the
     queue is unreachable (Redis restarting) nothing is lost: the periodic work finds bot turns
@@ -89,6 +110,8 @@ def on_batch(batch: Batch) -> None:
             game_id, version, deadline = batch.deadline
             delay = max(0.0, (deadline - timezone.now()).total_seconds()) + 0.05
             clock_deadline.schedule(args=(game_id, version), delay=delay)
+        if batch.chouette is not None:
+            _chouette_work(batch)
     except Exception as exc:
         if not queue_unreachable(exc):
             raise
@@ -148,6 +171,13 @@ def _resume_bots() -> int:
     return len(waiting)
 
 
+def _resume_chouette_bots() -> int:
+    waiting = services.chouettes_bots_waiting(idle=timedelta(seconds=5 * scale()))
+    for chouette_id, version in waiting:
+        chouette_bot_turn(chouette_id, version)
+    return len(waiting)
+
+
 def _prune() -> int:
     return PeriodicRun.objects.filter(ran_at__lt=timezone.now() - timedelta(days=1)).delete()[0]
 
@@ -155,6 +185,9 @@ def _prune() -> int:
 PERIODIC = [
     Periodic("clocks", 10, services.expire_clocks),
     Periodic("bots", 5, _resume_bots),
+    Periodic("chouette_bots", 5, _resume_chouette_bots),
+    Periodic("chouette_deadlines", 5, services.chouette_expire_deadlines),
+    Periodic("chouette_absent", 15, services.chouette_drop_absent_movers),
     Periodic("presence", 15, services.sweep_presence),
     Periodic("jobs", 10, jobs.jobs_heal),
     Periodic("abandoned", 60, services.close_abandoned),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import chouette_pages, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -25,4 +25,11 @@ urlpatterns = [
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("settings/", views.settings_page, name="settings"),
     path("settings.json", views.settings_json, name="settings_json"),
+    # chouettes
+    path("chouettes/", chouette_pages.chouette_list, name="chouette_list"),
+    path("chouettes/new/", chouette_pages.chouette_new, name="chouette_new"),
+    path("chouettes/<int:chouette_id>/", chouette_pages.chouette_page, name="chouette_page"),
+    path("chouettes/<int:chouette_id>/history/", chouette_pages.chouette_history, name="chouette_history"),
+    path("chouettes/<int:chouette_id>/log.txt", chouette_pages.chouette_log, name="chouette_log"),
+    path("chouettes/join/<str:invite_code>/", chouette_pages.chouette_invite, name="chouette_invite"),
 ]

@@ -9,7 +9,7 @@ from django.contrib.staticfiles import finders
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import selectors, services
+from . import chouette_view, selectors, services
 from .accounts import SIGNUP_BACKEND
 from .visibility import can_view_match, match_for_viewer_or_404, visible_matches
 from .errors import BadRequest, ServiceError
@@ -22,11 +22,12 @@ from .verify import recomputed_rolls, verify_game
 
 def home(request):
     """The lobby: live lists over ``/ws/lobby/``, your games to resume, the new-match form,
-    play the computer."""
+    play the computer, open chouettes."""
     player = _player(request)
     mine = selectors.running_matches(player) if player is not None else []
     return render(request, "home.html", {"bot_levels": _bot_levels(), "form": NEW_MATCH_DEFAULTS,
-                                         "my_matches": mine, "me": player})
+                                         "my_matches": mine, "me": player,
+                                         "chouettes": chouette_view.open_chouettes(10)})
 
 
 # -- dice verification and .mat export (logic in games.verify / games.export) ---------------

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from games.actions import ACTIONS, ALIASES
+from games.actions import ACTIONS, ALIASES, CHOUETTE_ACTIONS
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 
@@ -17,17 +17,17 @@ GAMES = Path(__file__).resolve().parents[1] / "games"
 LAYERS = [
     {"engine", "actions", "jsonsafe", "dice", "dice_stats", "errors"},
     {"models", "text", "clock", "ratings", "bots", "redact"},  # bots: pure strategies (engine in, play out)
-    {"serializers", "events", "replay", "export", "interchange", "analysis", "verify"},
+    {"serializers", "chouette_view", "events", "replay", "export", "interchange", "analysis", "verify"},
     {"selectors", "visibility", "services", "layers", "realtime"},
-    {"delivery", "bots.turns"},  # bots.turns: a house bot's turn, played through the services
-    {"consumers", "api", "views", "admin", "accounts", "tasks", "auth", "signals", "routing", "urls",
+    {"delivery", "bots.turns", "bots.chouette_turns"},  # bots.turns: a house bot's turn, played through the services
+    {"consumers", "chouette_consumers", "chouette_pages", "api", "views", "admin", "accounts", "tasks", "auth", "signals", "routing", "urls",
      "management", "bench_echo", "apps", "throttle"},
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 
 # Modules that adapt the outside world to the services: none may spell out its own table of
 # action names (they look actions up in games.actions).
-ADAPTERS = ["consumers.py", "api/views.py", "api/view.py", "bots/turns.py", "bots/decide.py", "replay.py",
+ADAPTERS = ["consumers.py", "chouette_consumers.py", "api/views.py", "api/view.py", "bots/turns.py", "bots/chouette_turns.py", "bots/decide.py", "replay.py",
             "tasks.py", "views.py"]
 
 
@@ -84,7 +84,7 @@ def test_imports_point_one_way(rel, tree):
         assert RANK[name] <= RANK[mine], f"games/{rel} ({mine}) imports {name}, a higher layer"
 
 
-NAMES = set(ACTIONS) | set(ALIASES)
+NAMES = set(ACTIONS) | set(ALIASES) | set(CHOUETTE_ACTIONS)
 
 
 def _literal_tables(tree) -> list:

@@ -180,3 +180,9 @@ def openapi(base_url: str | None = None) -> dict:
     if base_url:
         spec["servers"] = [{"url": base_url}]
     return spec
+
+
+from . import openapi_chouette  # noqa: E402  (it reads the helpers above)
+
+SPEC["components"]["schemas"].update(openapi_chouette.SCHEMAS)
+SPEC["paths"].update(openapi_chouette.PATHS)

@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from . import views
+from . import chouettes, views
 
 app_name = "api"
 
@@ -14,6 +14,11 @@ urlpatterns = [
     path("matches", views.matches, name="matches"),
     path("matches/<int:match_id>", views.match_detail, name="match"),
     path("matches/<int:match_id>/actions", views.match_actions, name="actions"),
+    path("chouettes", chouettes.chouettes, name="chouettes"),
+    path("chouettes/<int:chouette_id>", chouettes.chouette_detail, name="chouette"),
+    path("chouettes/<int:chouette_id>/join", chouettes.chouette_join, name="chouette_join"),
+    path("chouettes/<int:chouette_id>/start", chouettes.chouette_start, name="chouette_start"),
+    path("chouettes/<int:chouette_id>/actions", chouettes.chouette_actions, name="chouette_actions"),
     path("guide", views.guide_page, name="guide"),
     path("guide.md", views.guide_markdown, name="guide_md"),
     path("openapi.json", views.openapi_json, name="openapi"),

@@ -178,6 +178,13 @@ def releasing(fn):
     return inner
 
 
+async def long_poll_args(request) -> tuple:
+    """``(wait, since, agent player)`` of a long-poll request (400 on a bad number)."""
+    wait = _number(request, "wait", low=0, high=MAX_WAIT, integer=False) or 0
+    since = _number(request, "since", low=0, high=2**31, integer=True)
+    return wait, since, await sync_to_async(releasing(auth.agent_player))(request)
+
+
 @releasing
 def _view_now(match_id, player) -> tuple:
     """``(view, current game id)``, read afresh from the database."""
@@ -199,9 +206,7 @@ async def match_detail(request, match_id):
     if request.method != "GET":
         return error_response(405, "method_not_allowed", "Use GET.", {"Allow": "GET"})
     try:
-        wait = _number(request, "wait", low=0, high=MAX_WAIT, integer=False) or 0
-        since = _number(request, "since", low=0, high=2**31, integer=True)
-        player = await sync_to_async(releasing(auth.agent_player))(request)
+        wait, since, player = await long_poll_args(request)
         view, game_id = await sync_to_async(_view_now)(match_id, player)
         layer = get_channel_layer()
         if since is None or not wait or view["version"] > since or layer is None:

@@ -20,6 +20,20 @@ from .agents import (
     queue_leave,
     queue_status,
 )
+from .chouette_social import chouette_chat, chouette_presence, chouette_suggest
+from .chouettes import (
+    chouette_act,
+    chouette_add_bot,
+    chouette_create,
+    chouette_drop_absent_movers,
+    chouette_expire_deadlines,
+    chouette_join,
+    chouette_leave,
+    chouette_restart,
+    chouette_start,
+    chouette_timeout,
+    chouettes_bots_waiting,
+)
 from .dice import dice_for, use_dice
 from .games import NAMED as _NAMED
 from .games import game_abort, game_act
@@ -45,6 +59,9 @@ globals().update(_NAMED)  # game_roll, game_move, game_double, ... (one per acti
 __all__ = [
     "agent_register", "house_bot", "house_bot_level", "match_vs_bot", "queue_expire", "queue_join",
     "queue_leave", "queue_status",
+    "chouette_chat", "chouette_presence", "chouette_suggest", "chouette_act", "chouette_add_bot",
+    "chouette_create", "chouette_drop_absent_movers", "chouette_expire_deadlines", "chouette_join", "chouette_leave", "chouette_restart",
+    "chouette_start", "chouette_timeout", "chouettes_bots_waiting",
     "dice_for", "use_dice",
     "game_act", "game_abort", *_NAMED,
     "match_abort", "match_create", "match_join", "match_leave",

@@ -34,14 +34,20 @@ def chat_room_for(match: Match, player) -> str:
     return ChatMessage.PLAYERS if match.color_of(player_id_of(player)) else ChatMessage.SPECTATORS
 
 
-def chat_post(*, match_id, player, text) -> ChatMessage:
-    """Post a chat line to the author's room (players never see the spectators' room)."""
+def chat_text(player, text, max_length: int = ChatMessage.MAX_LENGTH) -> str:
+    """A chat line's text from an active, logged-in ``player``, cleaned and within length."""
     if player is None:
         raise Forbidden("login_required", "Log in to chat.")
     require_active(player)
     text = clean_text(text, field="text", code="bad_chat")
-    if len(text) > ChatMessage.MAX_LENGTH:
-        raise BadRequest("chat_too_long", f"Chat messages are at most {ChatMessage.MAX_LENGTH} characters.")
+    if len(text) > max_length:
+        raise BadRequest("chat_too_long", f"Chat messages are at most {max_length} characters.")
+    return text
+
+
+def chat_post(*, match_id, player, text) -> ChatMessage:
+    """Post a chat line to the author's room (players never see the spectators' room)."""
+    text = chat_text(player, text)
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise NotFound("match_not_found", "No such match.")

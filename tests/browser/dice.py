@@ -56,9 +56,23 @@ def load(path=None) -> dict:
 
 
 def scripted_dice(game):
-    """The factory named by GAMES_DICE_SOURCE: ``f(game) -> object with roll(), die(), counter``."""
-    script = load().get("matches", {}).get(str(game.match_id), {}).get(str(game.number), [])
+    """The factory named by GAMES_DICE_SOURCE: ``f(game) -> object with roll(), die(), counter``.
+    Chouettes: ``{"chouettes": {id: {"seating": [...], "1": [...]}}}`` (the seating's dice are
+    rolled with the chouette itself as the "game")."""
+    if hasattr(game, "match_id"):
+        script = load().get("matches", {}).get(str(game.match_id), {}).get(str(game.number), [])
+    elif hasattr(game, "chouette_id"):
+        script = load().get("chouettes", {}).get(str(game.chouette_id), {}).get(str(game.number), [])
+    else:
+        script = load().get("chouettes", {}).get(str(game.pk), {}).get("seating", [])
     return _ScriptThenSeeded(script, game.dice_seed, game.dice_counter)
+
+
+def set_chouette_script(path, chouette_id, key, rolls) -> None:
+    """Add the dice of a chouette's seating (``key="seating"``) or of its game ``key``."""
+    data = load(path)
+    data.setdefault("chouettes", {}).setdefault(str(chouette_id), {})[str(key)] = [list(r) for r in rolls]
+    Path(path).write_text(json.dumps(data))
 
 
 def set_script(path, match_id, game_number, rolls) -> None:

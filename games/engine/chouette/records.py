@@ -221,15 +221,16 @@ class ChouetteResult:
             out.append(MemberResult(cube.member, value, owner, how, kind, self.points_of(cube.member)))
         return tuple(out)
 
-    def lines(self) -> list:
-        """A human-readable summary, one line per player (for the session log)."""
-        out = [f"box {self.box}: {self.points_of(self.box):+d}"
-               + (" (holds the box)" if self.box_holds else f" (loses the box to {self.final_captain})")]
+    def lines(self, name=str) -> list:
+        """A human-readable summary, one line per player (for the session log);
+        ``name(player)`` spells a player (default: the id as given)."""
+        out = [f"box {name(self.box)}: {self.points_of(self.box):+d}"
+               + (" (holds the box)" if self.box_holds else f" (loses the box to {name(self.final_captain)})")]
         for m in self.members:
             owner = {None: "centred", TEAM: "owned by the member", BOX: "owned by the box"}[m.cube_owner]
             kind = f" {m.kind}" if m.kind else ""
             role = " (captain)" if m.player == self.first_captain else ""
-            out.append(f"{m.player}{role}: cube {m.cube_value} {owner}, {m.how}{kind}: {m.points:+d}")
+            out.append(f"{name(m.player)}{role}: cube {m.cube_value} {owner}, {m.how}{kind}: {m.points:+d}")
         return out
 
     def to_dict(self) -> dict:

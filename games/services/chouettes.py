@@ -1,0 +1,465 @@
+"""A chouette played on the site: create, join, start, act, time out (docs/CHOUETTE.md,
+"Playing it").
+
+Every function is one transaction with the chouette row locked (``select_for_update``
+first, then whatever else it writes), like matches: the rules are the pure engine's
+(``games.engine.chouette``), the session and the current game are stored as its JSON, and
+every accepted action appends :class:`~games.models.ChouetteEvent` rows numbered by the
+chouette's ``version`` (one sequence across its games, so a socket resyncs with one
+number). The events go out after the commit as one :class:`~games.events.Batch` on the
+chouette's group, through the same listeners as a match's (``games.realtime`` to the
+sockets, ``games.tasks`` to the workers: house-bot decisions and cube-decision deadlines).
+
+The server rolls every die: the seating, the opening and each ``roll`` (sent with no
+dice, or rolled at once when the roller has nothing to decide first).
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from .. import chouette_view
+from ..actions import CHOUETTE_ACTIONS, CHOUETTE_UNORDERED
+from ..dice import commitment, new_server_seed
+from ..engine import chouette as ce
+from ..engine.chouette.rules import CUBE_DECISIONS, ROLL
+from ..engine.errors import IllegalAction
+from ..errors import BadRequest, Conflict, Forbidden, NotFound
+from ..events import Batch, Envelope, chouette_group, publish_on_commit
+from ..models import Chouette, ChouetteEvent, ChouetteGame, ChouetteSeat, HouseBot, Player
+from .agents import house_bot
+from .dice import dice_for
+from .lifecycle import player_id_of, valid_id
+from .players import require_active
+
+MAX_SEATING_ROUNDS = 100
+OPTION_NAMES = ("jacoby", "beaver", "raccoon", "fullConsultation", "cubeLimit", "captainBuys",
+                "lastMemberBuys", "settlements", "minPlayers", "maxPlayers")
+
+
+def absent_after() -> timedelta:
+    """How long a member may be away before being dropped from the line between games."""
+    return timedelta(seconds=getattr(settings, "GAMES_CHOUETTE_ABSENT_AFTER", 120))
+
+
+# -- locks and the events of one action -------------------------------------------------------
+
+
+def lock_chouette(chouette_id=None, invite_code=None) -> Chouette:
+    qs = Chouette.objects.select_for_update(no_key=True)
+    try:
+        if invite_code is not None:
+            return qs.get(invite_code=str(invite_code)[:32])
+        return qs.get(pk=valid_id(chouette_id, "chouette_not_found", "No such chouette."))
+    except Chouette.DoesNotExist:
+        raise NotFound("chouette_not_found", "No such chouette.") from None
+
+
+def current_game(chouette: Chouette) -> ChouetteGame | None:
+    return chouette.games.filter(status=ChouetteGame.PLAYING).order_by("-number").first()
+
+
+class Table:
+    """The chouette being changed by one action: its session, its game, and the events
+    written when the action ends (one insert, one batch published after the commit)."""
+
+    def __init__(self, chouette: Chouette):
+        self.chouette = chouette
+        self.row = current_game(chouette)
+        self.session = ce.ChouetteSession.from_dict(chouette.state) if chouette.state else None
+        self.game = ce.ChouetteGame.from_dict(self.row.state) if self.row else None
+        self.items = []
+
+    def add(self, kind: str, payload: dict, actor=None) -> None:
+        self.chouette.version += 1
+        self.items.append((self.row, self.chouette.version, kind, payload, player_id_of(actor)))
+
+    def commit(self) -> Batch:
+        c = self.chouette
+        c.state = self.session.to_dict() if self.session else None
+        c.deadline = None
+        work = None
+        if self.row is not None and self.game is not None:
+            self.row.state = self.game.to_dict()
+            self.row.save(update_fields=["state", "dice_counter", "status", "result", "finished_at"])
+        if self.game is not None and not self.game.is_over and c.status == Chouette.PLAYING:
+            reasons = {p.reason for p in self.game.pending()}
+            if reasons & set(CUBE_DECISIONS):
+                c.deadline = timezone.now() + timedelta(seconds=c.decision_seconds)
+            work = (c.pk, c.version, bool(bots_to_act(self.game)), c.deadline)
+        c.save(update_fields=["state", "seating", "version", "deadline", "status", "started_at", "finished_at"])
+        rows = ChouetteEvent.objects.bulk_create([
+            ChouetteEvent(chouette=c, game=row, version=v, type=kind, payload=payload, actor_id=actor)
+            for row, v, kind, payload, actor in self.items])
+        batch = Batch(match=c.pk, group=chouette_group(c.pk), chouette=work)
+        for i, ev in enumerate(rows):
+            state = None
+            if i == len(rows) - 1:  # the state after the action rides on its last event
+                state = chouette_view.public_state(c, self.row, self.session, self.game)
+            batch.events.append(Envelope(game=ev.game_id or 0, v=ev.version, t=ev.type, d=ev.payload,
+                                         actor=ev.actor_id, state=state))
+        publish_on_commit(batch)
+        return batch
+
+
+def bots_to_act(game: ce.ChouetteGame) -> list:
+    """The house-bot players the game waits for now."""
+    waiting = [p for p in game.actor_set()]
+    return list(HouseBot.objects.filter(player_id__in=waiting).values_list("player_id", flat=True))
+
+
+# -- the table: create, join, leave, start ----------------------------------------------------
+
+
+def _rules(options) -> ce.ChouetteRules:
+    options = options or {}
+    if not isinstance(options, dict) or set(options) - set(OPTION_NAMES):
+        raise BadRequest("bad_rules", f"Options are an object with keys among {', '.join(OPTION_NAMES)}.")
+    data = ce.ChouetteRules().to_dict()
+    data.update(options)
+    try:
+        return ce.ChouetteRules.from_dict(data)
+    except (IllegalAction, TypeError, ValueError) as exc:
+        raise BadRequest("bad_rules", getattr(exc, "message", str(exc))) from None
+
+
+def chouette_create(*, player: Player, options=None, private: bool = False, decision_seconds: int = 60) -> Chouette:
+    """Open a chouette with ``player`` seated; the others join by the lobby or the invite link."""
+    require_active(player)
+    rules = _rules(options)
+    if type(decision_seconds) is not int or not 5 <= decision_seconds <= 600:
+        raise BadRequest("bad_decision_seconds", "A cube decision takes 5 to 600 seconds.")
+    with transaction.atomic():
+        c = Chouette.objects.create(created_by=player, rules=rules.to_dict(), private=bool(private),
+                                    decision_seconds=decision_seconds, invite_code=secrets.token_urlsafe(12))
+        Chouette.objects.select_for_update(no_key=True).get(pk=c.pk)
+        ChouetteSeat.objects.create(chouette=c, player=player)
+        t = Table(c)
+        t.add("chouette_open", {"rules": rules.to_dict(), "by": player.pk}, actor=player)
+        t.add("seat", {"player": player.pk, "name": player.display_name}, actor=player)
+        t.commit()
+    return c
+
+
+def _seated_ids(c: Chouette) -> list:
+    return list(c.seats.filter(active=True).order_by("pk").values_list("player_id", flat=True))
+
+
+def _seat(t: Table, player: Player) -> None:
+    c = t.chouette
+    seat, created = ChouetteSeat.objects.get_or_create(chouette=c, player=player)
+    if not created and seat.active and c.status == Chouette.OPEN:
+        raise Conflict("already_seated", "You are already at this table.")
+    if c.status == Chouette.OPEN:
+        others = [p for p in _seated_ids(c) if p != player.pk]
+        if len(others) + 1 > ce.ChouetteRules.from_dict(c.rules).max_players:
+            raise Conflict("table_full", "This chouette is full.")
+    elif c.status == Chouette.PLAYING:
+        t.session = t.session.join(player.pk)
+    else:
+        raise Conflict("chouette_over", "This chouette is over.")
+    ChouetteSeat.objects.filter(pk=seat.pk).update(active=True, away_since=None)
+    t.add("seat", {"player": player.pk, "name": player.display_name,
+                   "waiting": bool(t.session and t.session.in_game)}, actor=player)
+
+
+def chouette_join(*, player: Player, chouette_id=None, invite_code=None) -> Chouette:
+    """Sit at a chouette: at the end of the line (after the current game, if one is on)."""
+    require_active(player)
+    with transaction.atomic():
+        c = lock_chouette(chouette_id, invite_code)
+        t = Table(c)
+        _seat(t, player)
+        t.commit()
+    return c
+
+
+def chouette_add_bot(*, chouette_id, player: Player, level: str) -> Player:
+    """A seated player sits a house bot at ``level`` at the table."""
+    require_active(player)
+    bot = house_bot(level=level)
+    with transaction.atomic():
+        c = lock_chouette(chouette_id)
+        if player.pk not in _seated_ids(c):
+            raise Forbidden("not_seated", "Only a player at the table may invite a bot.")
+        t = Table(c)
+        _seat(t, bot)
+        t.commit()
+    return bot
+
+
+def chouette_leave(*, chouette_id, player) -> None:
+    """Leave the table: at once between games; during a game the engine's ``leave``
+    (docs/CHOUETTE.md, "Leaving during a game") and the line after it."""
+    with transaction.atomic():
+        c = lock_chouette(chouette_id)
+        t = Table(c)
+        _leave(t, player_id_of(player), reason="left")
+        t.commit()
+
+
+def _leave(t: Table, pid: int, reason: str) -> None:
+    c = t.chouette
+    if pid not in _seated_ids(c):
+        raise Conflict("not_seated", "You are not at this table.")
+    ChouetteSeat.objects.filter(chouette=c, player_id=pid).update(active=False)
+    t.add("unseat", {"player": pid, "reason": reason}, actor=pid if reason == "left" else None)
+    if t.session is None:
+        return
+    t.session = t.session.leave(pid)
+    if t.game is not None and pid in t.game.players and not t.game.is_over and pid not in t.game.departed:
+        t.game = t.game.leave(pid)
+        t.add("leave", {"player": pid}, actor=pid)
+        _after_action(t)
+
+
+def chouette_start(*, chouette_id, player) -> Chouette:
+    """The creator (or, if he left, anyone seated) starts the chouette: seating by one die
+    each (ties roll again), then the first game."""
+    with transaction.atomic():
+        c = lock_chouette(chouette_id)
+        players = _seated_ids(c)
+        starter = player_id_of(player)
+        if starter not in players or (c.created_by_id in players and starter != c.created_by_id):
+            raise Forbidden("not_creator", "The player who opened the chouette starts it (anyone seated, if he left).")
+        if c.status != Chouette.OPEN or c.state is not None:
+            raise Conflict("already_started", "This chouette has started.")
+        rules = ce.ChouetteRules.from_dict(c.rules)
+        if len(players) < rules.min_players:
+            raise Conflict("not_enough_players", f"A chouette needs at least {rules.min_players} players.")
+        t = Table(c)
+        c.dice_seed, c.dice_counter = new_server_seed(), 0  # the seating's own dice
+        source = dice_for(c)
+        seating = ce.Seating.start(players)
+        for _ in range(MAX_SEATING_ROUNDS):
+            if seating.is_done:
+                break
+            seating = seating.roll({p: source.die() for p in seating.must_roll})
+        c.seating = seating.to_dict()
+        t.session = ce.ChouetteSession.new(rules, seating.order)
+        c.status, c.started_at = Chouette.PLAYING, timezone.now()
+        t.add("seating", {"rolls": c.seating["rolls"], "line": list(seating.order), "diceSeed": c.dice_seed})
+        _start_game(t)
+        t.commit()
+    return c
+
+
+def _start_game(t: Table) -> None:
+    c = t.chouette
+    t.session, t.game = t.session.start_game()
+    number = c.games.count() + 1
+    seed = new_server_seed()
+    t.row = ChouetteGame.objects.create(chouette=c, number=number, state=t.game.to_dict(), dice_seed=seed,
+                                        dice_commitment=commitment(seed))
+    t.add("game_start", {"number": number, "box": t.game.box, "team": list(t.game.team),
+                         "diceCommitment": t.row.dice_commitment})
+    source = dice_for(t.row)
+    while t.game.phase == ce.OPENING:
+        box_die, team_die = source.die(), source.die()
+        t.row.dice_counter = source.counter
+        t.game = t.game.opening_roll(box_die=box_die, team_die=team_die)
+        t.add("opening_roll", {"box": box_die, "team": team_die})
+    _auto_roll(t)
+
+
+# -- playing ----------------------------------------------------------------------------------
+
+
+def _check_version(c: Chouette, expected) -> None:
+    if expected is None:
+        return
+    if type(expected) is not int or expected < 0:
+        raise BadRequest("bad_version", "The version must be a non-negative integer.")
+    if expected != c.version:
+        raise Conflict("stale_version", f"The chouette has moved on (version {c.version}, you sent {expected}).")
+
+
+def chouette_act(*, chouette_id, player, action: str, expected_version=None, **fields) -> int:
+    """``player`` plays ``action`` (a name of ``games.actions.CHOUETTE_ACTIONS``) in the
+    current game. Returns the chouette's version after it. ``expected_version`` refuses a
+    stale action, except answers and settlements (``CHOUETTE_UNORDERED``), which players
+    send at the same moment."""
+    if action not in CHOUETTE_ACTIONS:
+        raise BadRequest("unknown_action", f"Unknown chouette action {action!r}.")
+    pid = player_id_of(player)
+    with transaction.atomic():
+        c = lock_chouette(chouette_id)
+        if action not in CHOUETTE_UNORDERED:
+            _check_version(c, expected_version)
+        require_active(Player.objects.get(pk=pid) if pid else None)
+        t = Table(c)
+        if action == "leave":  # leaving the game is leaving the table (after the game)
+            _leave(t, pid, reason="left")
+            t.commit()
+            return c.version
+        if t.game is None:
+            raise Conflict("no_game", "No game is being played at this table.")
+        if action == "roll":
+            fields = {"dice": _roll(t)}
+        before = t.game
+        t.game = t.game.apply(action, pid, **fields)
+        t.add(action, _payload(action, before, t.game, fields), actor=pid)
+        _after_action(t)
+        t.commit()
+        return c.version
+
+
+def _roll(t: Table) -> tuple:
+    source = dice_for(t.row)
+    dice = source.roll()
+    t.row.dice_counter = source.counter
+    return tuple(dice)
+
+
+def _payload(action: str, before, after, fields: dict) -> dict:
+    out = {}
+    for key, value in fields.items():
+        if key == "steps":
+            value = [s.to_dict() for s in after.last_play]
+        elif key == "dice":
+            value = list(value)
+        out[key] = value
+    if action == "move":
+        out["dice"] = list(before.dice)
+    return out
+
+
+def _auto_roll(t: Table) -> None:
+    """The server rolls for the roller as soon as nobody has a cube decision left."""
+    while t.game is not None and t.game.phase == ROLL:
+        roller = t.game.roller
+        dice = _roll(t)
+        t.game = t.game.roll(roller, dice)
+        t.add("roll", {"dice": list(dice), "auto": True}, actor=roller)
+
+
+def _after_action(t: Table) -> None:
+    _auto_roll(t)
+    if t.game is not None and t.game.is_over:
+        _finish_game(t)
+
+
+def _finish_game(t: Table) -> None:
+    c = t.chouette
+    result = t.game.result()
+    t.row.status, t.row.finished_at = ChouetteGame.FINISHED, timezone.now()
+    t.row.result = result.to_dict()
+    t.session = t.session.record(result)
+    who = chouette_view.names(c)
+    t.add("game_end", {"number": t.row.number, "result": result.to_dict(),
+                       "lines": result.lines(lambda p: who.get(p, str(p))),
+                       "scores": [list(s) for s in t.session.scores], "line": list(t.session.line),
+                       "diceSeed": t.row.dice_seed})
+    t.row.state = t.game.to_dict()
+    t.row.save(update_fields=["state", "dice_counter", "status", "result", "finished_at"])
+    _drop_absent(t)
+    if t.session.can_start:
+        t.row = None
+        _start_game(t)
+    else:
+        c.status = Chouette.OPEN if t.session.line else Chouette.FINISHED
+        if c.status == Chouette.FINISHED:
+            c.finished_at = timezone.now()
+        t.add("paused", {"line": list(t.session.line), "reason": "not_enough_players"})
+        t.row, t.game = None, None
+
+
+def _drop_absent(t: Table) -> None:
+    """Between games: members away longer than :func:`absent_after` leave the line."""
+    since = timezone.now() - absent_after()
+    gone = list(t.chouette.seats.filter(active=True, away_since__lt=since).values_list("player_id", flat=True))
+    for pid in gone:
+        if pid in t.session.line:
+            t.session = t.session.leave(pid)
+        ChouetteSeat.objects.filter(chouette=t.chouette, player_id=pid).update(active=False)
+        t.add("unseat", {"player": pid, "reason": "absent"})
+
+
+def chouette_restart(*, chouette_id, player) -> None:
+    """Start the next game of a paused chouette (enough players again)."""
+    with transaction.atomic():
+        c = lock_chouette(chouette_id)
+        t = Table(c)
+        if t.session is None or c.status != Chouette.OPEN:
+            raise Conflict("not_paused", "This chouette is not waiting for players.")
+        if player_id_of(player) not in t.session.line:
+            raise Forbidden("not_seated", "You are not at this table.")
+        if not t.session.can_start:
+            raise Conflict("not_enough_players", "Not enough players yet.")
+        c.status = Chouette.PLAYING
+        _start_game(t)
+        t.commit()
+
+
+# -- the server's clock -------------------------------------------------------------------------
+
+
+def chouette_timeout(*, chouette_id, version=None, now=None) -> int:
+    """The cube decisions still pending at the deadline get their safe answers
+    (docs/CHOUETTE.md, "Timeouts"). Returns how many players timed out."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        c = lock_chouette(chouette_id)
+        if (version is not None and c.version != version) or c.deadline is None or c.deadline > now:
+            return 0
+        t = Table(c)
+        if t.game is None:
+            return 0
+        timed_out = 0
+        for pid in sorted(t.game.actor_set(), key=str):
+            if t.game.timeout_answer(pid):
+                t.game = t.game.timeout(pid)
+                t.add("timeout", {"player": pid}, actor=None)
+                timed_out += 1
+        if timed_out:
+            _after_action(t)
+            t.commit()
+        return timed_out
+
+
+def chouette_expire_deadlines() -> int:
+    """Periodic: time out every chouette whose cube-decision deadline passed."""
+    due = Chouette.objects.filter(status=Chouette.PLAYING, deadline__lt=timezone.now()).values_list("pk", flat=True)
+    return sum(chouette_timeout(chouette_id=pk) for pk in list(due[:100]))
+
+
+def chouette_drop_absent_movers() -> int:
+    """Periodic: a checker play has no safe answer, so a player who must move and has been
+    away longer than :func:`absent_after` leaves the game (docs/CHOUETTE.md, "Leaving during
+    a game": the next member captains; a box that leaves concedes the board)."""
+    since = timezone.now() - absent_after()
+    dropped = 0
+    ids = (Chouette.objects.filter(status=Chouette.PLAYING, seats__active=True, seats__away_since__lt=since)
+           .values_list("pk", flat=True).distinct())
+    for pk in list(ids[:100]):
+        with transaction.atomic():
+            t = Table(lock_chouette(pk))
+            if t.game is None:
+                continue
+            away = set(t.chouette.seats.filter(active=True, away_since__lt=since).values_list("player_id", flat=True))
+            movers = [p.player for p in t.game.pending() if p.reason == "move" and p.player in away]
+            for pid in movers:
+                _leave(t, pid, reason="absent")
+            if movers:
+                t.commit()
+                dropped += len(movers)
+    return dropped
+
+
+def chouettes_bots_waiting(idle: timedelta) -> list:
+    """``[(chouette id, version)]`` where a house bot has been expected to act for ``idle``."""
+    out = []
+    old = timezone.now() - idle
+    for c in Chouette.objects.filter(status=Chouette.PLAYING)[:200]:
+        last = c.events.order_by("-version").values_list("created_at", flat=True).first()
+        row = current_game(c)
+        if row is None or (last and last > old):
+            continue
+        if bots_to_act(ce.ChouetteGame.from_dict(row.state)):
+            out.append((c.pk, c.version))
+    return out

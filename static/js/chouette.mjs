@@ -1,0 +1,200 @@
+// The chouette page: one socket (/ws/chouettes/<id>/), the state the server sends, buttons.
+// The pure part is chouette_state.mjs; the board is board.mjs's. window.ch exposes the state for tests.
+import { renderBoard } from './board.mjs';
+import {
+  boardSide, canMove, canSuggest, cubeRows, decisionButtons, lineRows, nameOf, offersFor, playChoices, playText,
+  roleOf, secondsLeft, settleableCubes, statusText, waitingFor,
+} from './chouette_state.mjs';
+
+const boot = JSON.parse(document.getElementById('boot').textContent);
+const $ = id => document.getElementById(id);
+const esc = s => String(s).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+const S = { version: 0, st: null, chat: [], you: boot.you, ws: null, lastEnd: null, retry: 500 };
+window.ch = S;
+
+function send(t, d = {}, withVersion = false) {
+  if (!S.ws || S.ws.readyState !== 1) return;
+  const msg = { t, d };
+  if (withVersion) msg.v = S.version;
+  S.ws.send(JSON.stringify(msg));
+}
+const act = (t, d) => send(t, d, true);
+
+function toast(text) {
+  const el = $('toast');
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { el.hidden = true; }, 4000);
+}
+
+function connect() {
+  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+  const ws = new WebSocket(`${proto}://${location.host}/ws/chouettes/${boot.chouette}/?v=${S.version}`);
+  S.ws = ws;
+  ws.onopen = () => { $('banner').hidden = true; S.retry = 500; };
+  ws.onclose = () => { $('banner').hidden = false; setTimeout(connect, S.retry); S.retry = Math.min(S.retry * 2, 8000); };
+  ws.onmessage = e => receive(JSON.parse(e.data));
+}
+
+function receive(msg) {
+  if (msg.t === 'snapshot') { S.st = msg.d; S.version = msg.v; render(); return; }
+  if (msg.t === 'chat_history') { S.chat = msg.d.messages; renderChat(); return; }
+  if (msg.t === 'chat') { S.chat.push(msg.d); renderChat(); return; }
+  if (msg.t === 'error') { toast(msg.d.message); return; }
+  if (msg.t === 'presence') {
+    const seat = S.st && (S.st.seats || []).find(x => x.player === msg.d.player);
+    if (seat) { seat.away = msg.d.away; render(); }
+    return;
+  }
+  if (msg.t === 'pong') { if (msg.d.v > S.version) send('resync', { v: S.version }); return; }
+  if (msg.v == null || msg.v <= S.version) return;
+  if (msg.v !== S.version + 1) { send('resync', { v: S.version }); return; }
+  S.version = msg.v;
+  if (msg.t === 'game_end') S.lastEnd = msg.d;
+  if (msg.state) {
+    S.st = { ...msg.state, you: S.you };
+    render();
+    if (S.lastEnd) showEnd();
+  }
+}
+
+// -- rendering -----------------------------------------------------------------------------------
+function render() {
+  const st = S.st;
+  if (!st) return;
+  const you = S.you, role = roleOf(st, you), g = st.game;
+  document.body.dataset.role = role;
+  $('chouette').dataset.version = S.version;
+  $('you-are').textContent = you == null ? 'You are watching.' : `You are ${role}.`;
+  $('status-line').textContent = statusText(st, you);
+  const side = boardSide(st, you);
+  $('board').innerHTML = g ? renderBoard({
+    pos: g.position, you: side, flipped: false, dice: g.dice, diceColor: g.onRoll === 'box' ? 'white' : 'black',
+    lastTurn: g.lastPlay && g.lastPlay.length ? { color: g.lastMover === 'box' ? 'white' : 'black', moves: g.lastPlay } : null,
+  }) : '';
+  $('cube-row').innerHTML = cubeRows(st).map(c => `<li class="${c.owner || 'centre'}${c.out ? ' out' : ''}${c.pending ? ' pending' : ''}" data-cube="${c.member}">` +
+    `<span class="cube-face">${c.value}</span> ${esc(c.name)}${c.holder !== c.name ? ` (${esc(c.holder)})` : ''}` +
+    ` <small>${c.out ? esc(c.end) : c.owner ? esc(c.owner) + "'s" : 'centred'}${c.stage && !c.out ? ', ' + esc(c.stage) : ''}</small></li>`).join('');
+  $('line').innerHTML = lineRows(st, you).map(r => `<li class="${r.you ? 'you' : ''}" data-player="${r.id}">` +
+    `<span class="who">${esc(r.name)} <span class="badge ${r.role}">${r.role}</span>${r.away ? ' <span class="badge away">away</span>' : ''}${r.out ? ' <small>(out)</small>' : ''}</span>` +
+    `<span class="score" data-score="${r.score}">${r.score}</span>${r.game ? ` <small>(${r.game > 0 ? '+' : ''}${r.game})</small>` : ''}</li>`).join('');
+  renderWaiting();
+  // cube decisions
+  $('actions').innerHTML = decisionButtons(st, you).map((b, i) => `<button type="button" class="button${b.t.startsWith('no_') || b.t === 'drop' ? ' alt' : ''}" data-i="${i}" data-act="${b.t}"${b.d.cube != null ? ` data-cube="${b.d.cube}"` : ''}>${esc(b.label)}</button>`).join('');
+  S.buttons = decisionButtons(st, you);
+  // checker plays: the captain moves; members who may consult suggest
+  const moving = canMove(st, you), suggesting = canSuggest(st, you);
+  $('plays').hidden = !(moving || suggesting);
+  if (moving || suggesting) {
+    const choices = playChoices(st);
+    const sel = $('play-select'), keep = sel.value;
+    sel.innerHTML = choices.map((c, i) => `<option value="${i}">${esc(c.text)}</option>`).join('');
+    if (keep && keep < choices.length) sel.value = keep;
+    S.choices = choices;
+  }
+  $('play-move').hidden = !moving;
+  $('play-suggest').hidden = !suggesting;
+  // the table
+  const seated = (st.seats || []).some(s => s.player === you && s.active);
+  const creatorSeated = (st.seats || []).some(s => s.player === st.creator && s.active);
+  $('start').hidden = !(st.status === 'open' && !st.session && seated && (!creatorSeated || you === st.creator));
+  $('restart').hidden = !(st.status === 'open' && st.session && seated);
+  $('join').hidden = !(you != null && !seated && st.status !== 'finished');
+  $('bot-form').hidden = !(seated && st.status !== 'finished');
+  $('leave').hidden = !seated;
+  $('settle-open').hidden = !(g && (settleableCubes(st, you).length || offersFor(st, you).toYou.length));
+  renderSettle();
+  renderRooms(role);
+  renderChat();
+}
+
+function renderWaiting() {
+  const st = S.st;
+  const waiting = waitingFor(st);
+  const left = secondsLeft(st);
+  $('waiting-for').innerHTML = waiting.length ? 'Waiting for ' + waiting.map(w => `<span data-waiting="${w.id}">${esc(w.name)}</span> (${esc(w.reason.replace('_', ' '))})`).join(', ') +
+    (left != null ? ` <span class="timer" id="timer">${left} s</span>` : '') : '';
+}
+setInterval(() => { if (S.st) renderWaiting(); }, 1000);
+
+function renderSettle() {
+  const st = S.st, you = S.you;
+  const { toYou, byYou } = offersFor(st, you);
+  $('offers').innerHTML = toYou.map(o => `<div class="offer" data-offer="${o.cube}">${esc(o.from)} offers ${o.amount > 0 ? 'to receive' : 'to pay'} ${Math.abs(o.amount)} on ${esc(o.name)}'s cube ` +
+    `<button type="button" class="button small" data-settle="accept_settlement" data-cube="${o.cube}">Accept</button>` +
+    `<button type="button" class="button small alt" data-settle="reject_settlement" data-cube="${o.cube}">Reject</button></div>`).join('') +
+    byYou.map(o => `<div class="offer">Your offer on ${esc(o.name)}'s cube: ${o.amount} <button type="button" class="button small ghost" data-settle="withdraw_settlement" data-cube="${o.cube}">Withdraw</button></div>`).join('');
+  const cubes = settleableCubes(st, you);
+  $('settle-form').hidden = !cubes.length;
+  const checked = new Set([...document.querySelectorAll('#settle-cubes input:checked')].map(i => Number(i.value)));
+  const keep = cubes.some(c => checked.has(c.member));  // a choice made among these cubes; else all of them
+  $('settle-cubes').innerHTML = cubes.map(c => `<label><input type="checkbox" value="${c.member}"${!keep || checked.has(c.member) ? ' checked' : ''}> ${esc(c.name)}'s cube (${c.value})</label>`).join('');
+}
+
+function renderRooms(role) {
+  const rooms = role === 'spectator' ? ['spectators'] : (role === 'captain' || role === 'crew') ? ['table', 'team'] : ['table'];
+  const sel = $('chat-room'), keep = sel.value;
+  if (sel.dataset.rooms !== rooms.join()) {
+    sel.innerHTML = rooms.map(r => `<option value="${r}">${r}</option>`).join('');
+    sel.dataset.rooms = rooms.join();
+    if (rooms.includes(keep)) sel.value = keep;
+  }
+}
+
+function renderChat() {
+  $('chat-log').innerHTML = S.chat.slice(-80).map(m => `<li class="${m.room}"><b>${esc(m.name)}</b> <small>${m.room}</small>: ${esc(m.text)}</li>`).join('');
+  $('chat-log').scrollTop = 1e9;
+  const g = S.st && S.st.game;
+  const sugg = S.chat.filter(m => m.play && g && m.game === g.id);
+  $('suggestions-box').hidden = !sugg.length;
+  $('suggestions').innerHTML = sugg.map(m => `<li data-play='${esc(JSON.stringify(m.play))}'>${esc(m.name)}: ${esc(playText(m.play))}</li>`).join('');
+}
+
+function showEnd() {
+  const end = S.lastEnd;
+  S.lastEnd = null;
+  $('end-title').textContent = `Game ${end.number} is over`;
+  $('end-lines').innerHTML = end.lines.map(l => `<li>${esc(l)}</li>`).join('') +
+    `<li><b>Scores:</b> ${end.scores.map(([p, s]) => `${esc(nameOf(S.st, p))} ${s}`).join(', ')}</li>`;
+  $('end-dialog').hidden = false;
+}
+
+// -- input ---------------------------------------------------------------------------------------
+$('actions').addEventListener('click', e => {
+  const b = e.target.closest('button[data-i]');
+  if (b) act(S.buttons[Number(b.dataset.i)].t, S.buttons[Number(b.dataset.i)].d);
+});
+$('play-move').addEventListener('click', () => act('move', { steps: S.choices[Number($('play-select').value)].steps }));
+$('play-suggest').addEventListener('click', () => send('suggest', { steps: S.choices[Number($('play-select').value)].steps }));
+$('suggestions').addEventListener('click', e => {
+  const li = e.target.closest('li[data-play]');
+  if (!li || !S.choices) return;
+  const i = S.choices.findIndex(c => c.text === playText(JSON.parse(li.dataset.play)));
+  if (i >= 0) $('play-select').value = String(i);
+});
+$('start').addEventListener('click', () => send('start'));
+$('restart').addEventListener('click', () => send('restart'));
+$('join').addEventListener('click', () => send('join'));
+$('leave').addEventListener('click', () => { if (confirm('Leave this chouette?')) send('leave_table'); });
+$('add-bot').addEventListener('click', () => send('add_bot', { level: $('bot-level').value }));
+$('settle-open').addEventListener('click', () => { $('settle-dialog').hidden = false; });
+$('settle-close').addEventListener('click', () => { $('settle-dialog').hidden = true; });
+$('end-close').addEventListener('click', () => { $('end-dialog').hidden = true; });
+$('settle-form').addEventListener('submit', e => {
+  e.preventDefault();
+  const cubes = [...document.querySelectorAll('#settle-cubes input:checked')].map(i => Number(i.value));
+  act('propose_settlement', { amount: Number($('settle-amount').value), cubes });
+});
+$('offers').addEventListener('click', e => {
+  const b = e.target.closest('button[data-settle]');
+  if (b) act(b.dataset.settle, { cube: Number(b.dataset.cube) });
+});
+$('chat-form').addEventListener('submit', e => {
+  e.preventDefault();
+  const text = $('chat-input').value.trim();
+  if (text) send('chat', { text, room: $('chat-room').value });
+  $('chat-input').value = '';
+});
+setInterval(() => send('ping', {}, true), 10000);
+connect();

@@ -1,0 +1,162 @@
+// The chouette page's pure part: from the server's state (docs/PROTOCOL.md, "Chouettes")
+// to what the page shows and which buttons it offers. No DOM here (tests/js/chouette.test.mjs).
+
+/** A player's display name from the state's seats. */
+export function nameOf(st, id) {
+  const seat = (st.seats || []).find(s => s.player === id);
+  return seat ? seat.name : String(id);
+}
+
+/** ``box``, ``captain``, ``crew`` (in the game now), ``seated`` or ``spectator``. */
+export function roleOf(st, you) {
+  const g = st.game;
+  if (g && you != null) {
+    if (g.box === you) return 'box';
+    if (g.captain === you) return 'captain';
+    if (g.team.includes(you)) return 'crew';
+  }
+  if (you != null && (st.seats || []).some(s => s.player === you && s.active)) return 'seated';
+  return 'spectator';
+}
+
+/** The board's viewpoint: the team plays Black, the box White (spectators see White's side). */
+export function boardSide(st, you) {
+  const role = roleOf(st, you);
+  return role === 'captain' || role === 'crew' ? 'black' : 'white';
+}
+
+/** The line: box first, then the team in order, with scores, roles and who waits for the next game. */
+export function lineRows(st, you) {
+  const s = st.session;
+  if (!s) return (st.seats || []).filter(x => x.active).map(x => ({ id: x.player, name: x.name, score: 0, role: 'seated', you: x.player === you, away: x.away }));
+  const scores = Object.fromEntries(s.scores);
+  const running = st.game ? Object.fromEntries(st.game.runningScores) : {};
+  const g = st.game;
+  const away = Object.fromEntries((st.seats || []).map(x => [x.player, x.away]));
+  const rows = s.line.map((id, i) => ({
+    id, name: nameOf(st, id), score: scores[id] || 0, game: running[id] || 0, you: id === you, away: !!away[id],
+    role: i === 0 ? 'box' : (g ? (g.captain === id ? 'captain' : (g.team.includes(id) ? 'crew' : 'waiting')) : (i === 1 ? 'captain' : 'crew')),
+    out: g ? !(g.box === id || g.cubes.some(c => (c.holder === id || c.opponent === id) && c.end == null && c.stage !== 'dropped')) : false,
+  }));
+  for (const id of s.waiting) rows.push({ id, name: nameOf(st, id), score: scores[id] || 0, game: 0, role: 'waiting', you: id === you, away: !!away[id] });
+  return rows;
+}
+
+/** Every member's cube: name, value, owner, in play or how it ended, and whether it waits for an answer. */
+export function cubeRows(st) {
+  const g = st.game;
+  if (!g) return [];
+  const pendingCubes = new Set(g.pending.flatMap(p => p.cubes));
+  return g.cubes.map(c => ({
+    member: c.member, name: nameOf(st, c.member), holder: nameOf(st, c.holder), value: c.value, owner: c.owner,
+    out: c.end != null || c.stage === 'dropped', end: c.end || (c.stage === 'dropped' ? 'dropped' : null),
+    stage: c.stage, pending: pendingCubes.has(c.member), bought: c.bought,
+  }));
+}
+
+const LABELS = {
+  double: 'Double', no_double: 'No double', take: 'Take', drop: 'Drop', beaver: 'Beaver',
+  raccoon: 'Raccoon', no_raccoon: 'No raccoon', buy: 'Buy', no_buy: "Don't buy", buy_all: 'Buy all',
+};
+
+/** The cube-decision buttons for ``you``: ``[{t, d, label}]`` (the checker play has its own list). */
+export function decisionButtons(st, you) {
+  const g = st.game;
+  if (!g || you == null) return [];
+  const allowed = new Set(g.allowed[String(you)] || []);
+  const out = [];
+  for (const p of g.pending) {
+    if (p.player !== you) continue;
+    if (p.reason === 'double_decision') {
+      out.push({ t: 'double', d: {}, label: p.cubes.length > 1 ? 'Double all' : 'Double' });
+      if (p.cubes.length > 1) for (const m of p.cubes) out.push({ t: 'double', d: { cubes: [m] }, label: `Double ${nameOf(st, m)}` });
+      out.push({ t: 'no_double', d: {}, label: LABELS.no_double });
+    } else if (p.reason === 'last_member') {
+      out.push({ t: 'buy_all', d: {}, label: LABELS.buy_all }, { t: 'drop', d: {}, label: LABELS.drop });
+    } else if (p.reason !== 'move' && p.reason !== 'roll') {
+      const actions = { double_answer: ['take', 'drop', 'beaver'], raccoon_decision: ['raccoon', 'no_raccoon'],
+        buy_decision: ['buy', 'no_buy'] }[p.reason] || [];
+      for (const m of p.cubes) {
+        for (const t of actions) {
+          if (!allowed.has(t)) continue;
+          const whose = m === you ? 'your' : `${nameOf(st, m)}'s`;
+          out.push({ t, d: { cube: m }, label: `${LABELS[t]} ${whose} cube` });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** A play as text ("13/7 8/7"). */
+export function playText(steps) {
+  return steps.length ? steps.map(s => `${s.from}/${s.to}`).join(' ') : '(no move)';
+}
+
+/** The legal plays, one per distinct text (the same play in another order is one choice). */
+export function playChoices(st) {
+  const seen = new Map();
+  for (const steps of (st.game && st.game.legal) || []) {
+    const key = playText(steps);
+    if (!seen.has(key)) seen.set(key, steps);
+  }
+  return [...seen].map(([text, steps]) => ({ text, steps }));
+}
+
+/** Whether ``you`` plays the dice now, and whether you may suggest a play to the team. */
+export function canMove(st, you) {
+  const g = st.game;
+  return !!g && g.phase === 'move' && g.roller === you;
+}
+
+export function canSuggest(st, you) {
+  const g = st.game;
+  return !!g && g.phase === 'move' && g.onRoll === 'team' && g.roller !== you && g.consult.includes(you);
+}
+
+/** The players the game waits for, by name, and what for. */
+export function waitingFor(st) {
+  const g = st.game;
+  if (!g) return [];
+  return g.pending.filter(p => p.player != null).map(p => ({ id: p.player, name: nameOf(st, p.player), reason: p.reason }));
+}
+
+/** The cubes ``you`` may settle (you are a party and the cube is in play). */
+export function settleableCubes(st, you) {
+  const g = st.game;
+  if (!g || you == null) return [];
+  return g.cubes.filter(c => c.end == null && c.stage !== 'dropped' && (c.holder === you || c.opponent === you))
+    .map(c => ({ member: c.member, name: nameOf(st, c.member), value: c.value }));
+}
+
+/** Open offers made to ``you`` and by ``you``. */
+export function offersFor(st, you) {
+  const g = st.game;
+  if (!g) return { toYou: [], byYou: [] };
+  const cube = m => g.cubes.find(c => c.member === m);
+  const other = o => { const c = cube(o.cube); return c.holder === o.proposer ? c.opponent : c.holder; };
+  return {
+    toYou: g.offers.filter(o => other(o) === you).map(o => ({ ...o, from: nameOf(st, o.proposer), name: nameOf(st, o.cube) })),
+    byYou: g.offers.filter(o => o.proposer === you).map(o => ({ ...o, name: nameOf(st, o.cube) })),
+  };
+}
+
+/** Seconds left before the pending cube decisions time out (null: no timer). */
+export function secondsLeft(st, now = Date.now()) {
+  if (!st.deadline) return null;
+  return Math.max(0, Math.round((Date.parse(st.deadline) - now) / 1000));
+}
+
+/** The status line. */
+export function statusText(st, you) {
+  const g = st.game;
+  if (!g) {
+    if (st.status === 'open') return st.session ? 'Waiting for players for the next game.' : 'Waiting for the players to sit down.';
+    return st.status === 'finished' ? 'This chouette is over.' : '';
+  }
+  const side = g.onRoll === 'box' ? `${nameOf(st, g.box)} (box)` : `the team (captain ${nameOf(st, g.captain)})`;
+  const dice = g.dice ? ` ${g.dice[0]}-${g.dice[1]}` : '';
+  const phase = { cube_window: 'cube decisions', answers: 'answering doubles', buy: 'buying dropped cubes',
+    last_member: 'the last member decides', move: `to play${dice}`, roll: 'to roll', over: 'game over' }[g.phase] || g.phase;
+  return `Game ${g.number}: ${side} on roll, ${phase}. You are ${roleOf(st, you)}.`;
+}

@@ -1,0 +1,181 @@
+"""A chouette in the browser: three people (box, captain, crew) in their own browser
+contexts and a house bot (its decisions in a real worker process) play a game with two
+cubes turned, a take and a drop, to its end, then the next game with the roles rotated and a settlement
+through the dialog; the scores sum to zero; the history and the phone layout show it."""
+
+import re
+
+import pytest
+
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.dice import set_chouette_script
+from tests.browser.helpers import sign_up
+from tests.live import Site
+from tests.support import require_chromium
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+# The team wins the opening (box 1, team 3); then big doubles make a short race.
+GAME_1 = [[1], [3]] + [[6, 6], [5, 5], [6, 5], [4, 4], [6, 4], [5, 5], [6, 6], [3, 3], [6, 5], [6, 6]] * 6
+
+GAME_2 = [[2], [5]] + [[6, 6], [5, 5], [6, 5], [4, 4], [6, 4], [5, 5], [6, 6], [3, 3], [6, 5], [6, 6]] * 6
+
+
+@pytest.fixture
+def chouette_site(tmp_path):
+    require_chromium()
+    script = tmp_path / "dice.json"
+    script.write_text("{}")
+    env = {"GAMES_DICE_SOURCE": "tests.browser.dice.scripted_dice", "GAMES_DICE_SCRIPT": str(script),
+           "GAMES_SWEEP_INTERVAL": "0"}
+    with Site(tmp_path / "site", webs=1, workers=1, env=env) as site:
+        yield site, script
+
+
+def _version(page) -> int:
+    return page.evaluate("() => (window.ch && window.ch.version) || 0")
+
+
+def _click_and_wait(page, locator):
+    before = _version(page)
+    locator.click()
+    page.wait_for_function("v => window.ch.version > v", arg=before)
+
+
+def _buttons(page) -> list:
+    return page.eval_on_selector_all("#actions button", "bs => bs.map(b => b.textContent)")
+
+
+def _act_once(page, prefer) -> bool:
+    """Click this person's preferred decision button, or Move; False when nothing is asked."""
+    labels = _buttons(page)
+    if labels:
+        choice = next((label for want in prefer for label in labels if label.startswith(want)), labels[0])
+        _click_and_wait(page, page.locator("#actions button", has_text=choice).first)
+        return True
+    if page.is_visible("#play-move"):
+        _click_and_wait(page, page.locator("#play-move"))
+        return True
+    return False
+
+
+def _play_to_end(pages, prefer, games):
+    """Everyone answers what is asked of them (the bot in the worker) until ``games`` games are over."""
+    first = pages[0]
+    for _ in range(600):
+        if all(p.evaluate("n => window.ch.st.session.gamesPlayed >= n", games) for p in pages):
+            return
+        seen = [_version(page) for page in pages]
+        acted = any(_act_once(page, prefer[page]) for page in pages)
+        if not acted:  # the bot decides in the worker (or a frame is on its way): wait for a version
+            first.wait_for_function("([seen, n]) => Math.min(...seen) < window.ch.version"
+                                    " || window.ch.st.session.gamesPlayed >= n", arg=[seen, games])
+            for page in pages[1:]:
+                page.wait_for_function("v => window.ch.version >= v", arg=_version(first))
+    raise AssertionError("the game did not end")
+
+
+def test_box_captain_crew_and_a_bot_play_a_chouette_game(chouette_site, browser, screenshots):
+    site, dice = chouette_site
+    base = site.url()
+    contexts = [browser.new_context(viewport=DESKTOP) for _ in range(3)]
+    for context in contexts:
+        context.set_default_timeout(20_000)
+    box, captain, crew = [context.new_page() for context in contexts]
+    try:
+        for page, prefix in ((box, "box"), (captain, "cap"), (crew, "crew")):
+            sign_up(page, base, prefix)
+        box.goto(f"{base}/chouettes/")
+        box.click("#new-chouette button[type=submit]")
+        box.wait_for_url(re.compile(r".*/chouettes/\d+/$"))
+        chouette_id = int(re.search(r"/chouettes/(\d+)/", box.url).group(1))
+        invite = box.input_value("#invite")
+        for page in (captain, crew):
+            page.goto(invite)
+            page.click("#join-button")
+            page.wait_for_url(f"**/chouettes/{chouette_id}/")
+        box.wait_for_function("() => document.querySelectorAll('#line li').length === 3")
+        box.select_option("#bot-level", "beginner")
+        box.click("#add-bot")
+        box.wait_for_function("() => document.querySelectorAll('#line li').length === 4")
+        set_chouette_script(dice, chouette_id, "seating", [[6], [5], [4], [3]])
+        set_chouette_script(dice, chouette_id, 1, GAME_1)
+        set_chouette_script(dice, chouette_id, 2, GAME_2)
+        box.click("#start")
+        for page, role in ((box, "box"), (captain, "captain"), (crew, "crew")):
+            page.wait_for_function("r => window.ch.st && window.ch.st.game && document.querySelector('#you-are')"
+                                   ".textContent.includes(r)", arg=role)
+        ids = {name: page.evaluate("() => window.ch.you") for name, page in
+               (("box", box), ("captain", captain), ("crew", crew))}
+        bot_id = box.evaluate("() => window.ch.st.session.line[3]")
+
+        # The captain plays the opening 3-1; the box doubles every cube; the captain takes,
+        # the crew member drops, the bot answers in the worker; the captain does not buy.
+        _click_and_wait(captain, captain.locator("#play-move"))
+        box.wait_for_selector("#actions button:has-text('Double all')")
+        _click_and_wait(box, box.locator("#actions button", has_text="Double all"))
+        captain.wait_for_selector("#actions button:has-text('Take your cube')")
+        box.wait_for_selector("#timer")  # the box sees who still answers, and the timer
+        _click_and_wait(captain, captain.locator("#actions button", has_text="Take your cube"))
+        _click_and_wait(crew, crew.locator("#actions button", has_text="Drop your cube"))
+        captain.wait_for_selector("#actions button:has-text(\"Don't buy\")")
+        _click_and_wait(captain, captain.locator("#actions button", has_text="Don't buy"))
+        for page in (box, captain, crew):
+            page.wait_for_function(f"() => document.querySelector('#cube-row li[data-cube=\"{ids['captain']}\"] "
+                                   ".cube-face').textContent === '2'")
+            assert "out" in page.get_attribute(f"#cube-row li[data-cube='{ids['crew']}']", "class")
+        bot_cube = box.evaluate(f"() => window.ch.st.game.cubes.find(c => c.member === {bot_id})")
+        assert bot_cube["value"] == 2 or bot_cube["end"] == "drop"  # the bot took or dropped, in the worker
+        box.screenshot(path=str(screenshots / "chouette-cubes-desktop.png"))
+
+        # Play on to the end: nobody doubles again, doubles are taken, the captain moves.
+        prefer = {box: ["No double", "Take", "Don't buy"], captain: ["No double", "Don't buy"], crew: ["No double"]}
+        _play_to_end((box, captain, crew), prefer, games=1)
+        box.wait_for_selector("#end-dialog:not([hidden])")
+        assert "Scores:" in box.text_content("#end-lines")
+        scores = box.eval_on_selector_all("#line li .score", "els => els.map(e => Number(e.dataset.score))")
+        assert len(scores) == 4 and sum(scores) == 0 and any(scores)
+        for page in (box, captain, crew):
+            page.wait_for_selector("#end-dialog:not([hidden])")
+            page.click("#end-close")
+        # The next game started by itself, the roles rotated; it is played to its end too.
+        line = box.evaluate("() => window.ch.st.session.line")
+        assert sorted(line) == sorted([*ids.values(), bot_id]) and line[1] != ids["captain"]
+        # The settlement dialog: a team member offers the box a point for his cube; the box accepts.
+        pages = {page.evaluate("() => window.ch.you"): page for page in (box, captain, crew)}
+        game = box.evaluate("() => window.ch.st.game")
+        assert game["box"] in pages, "the scripted dice give the box to a person in game 2"
+        member_id = next(p for p in reversed(game["team"]) if p in pages)
+        the_box, member = pages[game["box"]], pages[member_id]
+        member.click("#settle-open")
+        member.fill("#settle-amount", "-1")
+        assert member.is_checked(f"#settle-cubes input[value='{member_id}']")
+        _click_and_wait(member, member.locator("#settle-propose"))
+        member.click("#settle-close")
+        the_box.wait_for_selector("#settle-open:not([hidden])")
+        the_box.click("#settle-open")
+        accept = the_box.locator(f"#offers [data-offer='{member_id}'] button[data-settle=accept_settlement]")
+        _click_and_wait(the_box, accept)
+        the_box.click("#settle-close")
+        for page in (box, captain, crew):
+            page.wait_for_function(f"() => document.querySelector('#cube-row li[data-cube=\"{member_id}\"]')"
+                                   ".classList.contains('out')")
+        anyone = ["No double", "Take", "Don't buy"]
+        _play_to_end((box, captain, crew), {box: anyone, captain: anyone, crew: anyone}, games=2)
+        scores = box.eval_on_selector_all("#line li .score", "els => els.map(e => Number(e.dataset.score))")
+        assert len(scores) == 4 and sum(scores) == 0
+        box.wait_for_selector("#end-dialog:not([hidden])")
+        box.click("#end-close")
+        box.set_viewport_size(PHONE)
+        box.screenshot(path=str(screenshots / "chouette-phone.png"), full_page=True)
+        width = box.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= PHONE["width"] + 1, "the table fits a phone's width"
+        crew.goto(f"{base}/chouettes/{chouette_id}/history/")
+        assert crew.locator("#history tbody tr").count() >= 2
+        assert "dropped" in crew.text_content("#history") and "settled" in crew.text_content("#history")
+        log = crew.request.get(f"{base}/chouettes/{chouette_id}/log.txt").text()
+        assert "Game 1: box" in log
+        assert not site.tracebacks(), site.logs()
+    finally:
+        for context in contexts:
+            context.close()
