@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import analysis_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -18,4 +18,13 @@ urlpatterns = [
     path("games/<int:game_id>/replay.json", views.game_replay_json, name="game_replay_json"),
     path("players/<int:player_id>/", views.player_profile, name="player_profile"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
+    # analysis, .mat upload, hints and the tutor (games/analysis_views.py)
+    path("matches/<int:match_id>/analysis.json", analysis_views.match_analysis_json, name="match_analysis_json"),
+    path("matches/<int:match_id>/analysis/", analysis_views.match_analysis_page, name="match_analysis"),
+    path("analysis/upload/", analysis_views.analysis_upload, name="analysis_upload"),
+    path("analysis/<int:analysis_id>/", analysis_views.analysis_page, name="analysis_page"),
+    path("analysis/<int:analysis_id>.json", analysis_views.analysis_json_view, name="analysis_json"),
+    path("analysis/<int:analysis_id>/retry/", analysis_views.analysis_retry, name="analysis_retry"),
+    path("games/<int:game_id>/hint.json", analysis_views.game_hint_json, name="game_hint"),
+    path("games/<int:game_id>/tutor.json", analysis_views.game_tutor_json, name="game_tutor"),
 ]

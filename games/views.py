@@ -102,7 +102,10 @@ def _match_options(post) -> dict:
         "clock_bank": _int(post.get("clock_bank"), 0, "The time bank"),
         "private": on("private"),
         "spectators_allowed": on("spectators"),
+        "aids": on("aids"),
     }
+    if "rated" in post:
+        options["rated"] = on("rated")
     if money:
         options.update(jacoby=on("jacoby"), beaver=on("beaver"), raccoon=on("raccoon"))
     return options

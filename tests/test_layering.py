@@ -18,10 +18,10 @@ LAYERS = [
     {"engine", "actions", "jsonsafe", "dice", "dice_stats", "errors"},
     {"models", "text", "clock", "ratings", "bots"},  # bots: pure strategies (engine in, play out)
     {"serializers", "events", "replay", "export", "interchange", "analysis", "verify"},
-    {"selectors", "services", "layers", "realtime"},
+    {"selectors", "services", "layers", "realtime", "visibility", "analysis_reads"},
     {"delivery", "bots.turns"},  # bots.turns: a house bot's turn, played through the services
     {"consumers", "api", "views", "admin", "accounts", "tasks", "auth", "signals", "routing", "urls",
-     "management", "bench_echo", "apps", "throttle"},
+     "management", "bench_echo", "apps", "throttle", "analysis_views"},
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 

@@ -34,6 +34,7 @@ from ..errors import BadRequest, Conflict, Forbidden, NotFound
 from ..events import Batch, envelope, publish_on_commit
 from ..models import Game, GameEvent, HouseBot, Match, Player
 from ..ratings import rating_changes
+from .analysis import analysis_after_match
 from .dice import dice_for
 from .lobby import lobby_message
 from .players import require_active
@@ -353,6 +354,7 @@ def end_match(record: Record, match: Match, *, winner_color: str | None, reason:
                                     winner_experience=winner.experience, loser_experience=loser.experience)
         Player.objects.filter(pk=winner.pk).update(rating=F("rating") + gain, experience=F("experience") + match.length)
         Player.objects.filter(pk=loser.pk).update(rating=F("rating") + loss, experience=F("experience") + match.length)
+    analysis_after_match(match)  # queued for the workers after the commit
 
 
 def forfeit_match(record: Record, match: Match, color: str, reason: str, *, game: Game | None = None) -> None:
