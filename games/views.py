@@ -240,7 +240,9 @@ def player_profile(request, player_id):
     for match in visible[:100]:
         history.append({"match": match, "games": list(match.games.order_by("number").values_list("pk", flat=True)),
                         "color": match.color_of(player)})
-    return render(request, "profile.html", {"profile": player, "history": history})
+    from .analysis_reads import pr_history  # noqa: PLC0415
+
+    return render(request, "profile.html", {"profile": player, "history": history, "pr": pr_history(player)})
 
 
 def leaderboard(request):

@@ -125,3 +125,11 @@ def test_pr_history_leaves_out_short_and_abandoned_matches(finished):
     type(finished.match).objects.filter(pk=finished.match_id).update(end_reason="abandoned")
     assert analysis_reads.pr_history(finished.white)["matches"] == []
     assert "abandoned" in analysis_reads.pr_history(finished.white)["rule"]
+
+
+def test_the_profile_shows_the_pr_history_and_its_rule(finished, client):
+    analysis = Analysis.objects.get(match_id=finished.match_id)
+    Analysis.objects.filter(pk=analysis.pk).update(white_decisions=40, white_pr=7.25)
+    page = client.get(f"/players/{finished.white.pk}/").content.decode()
+    assert 'id="pr-average">7.25<' in page and "abandoned" in page
+    assert f"/analysis/{analysis.pk}/" in page and f"/matches/{finished.match_id}/analysis/" in page
