@@ -14,6 +14,7 @@ urlpatterns = [
     path("matches", views.matches, name="matches"),
     path("matches/<int:match_id>", views.match_detail, name="match"),
     path("matches/<int:match_id>/actions", views.match_actions, name="actions"),
+    path("matches/<int:match_id>/analysis", views.match_analysis, name="analysis"),
     path("guide", views.guide_page, name="guide"),
     path("guide.md", views.guide_markdown, name="guide_md"),
     path("openapi.json", views.openapi_json, name="openapi"),

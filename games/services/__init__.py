@@ -20,6 +20,7 @@ from .agents import (
     queue_leave,
     queue_status,
 )
+from .analysis import analysis_request, analysis_retry, analysis_upload
 from .dice import dice_for, use_dice
 from .games import NAMED as _NAMED
 from .games import game_abort, game_act
@@ -42,6 +43,7 @@ globals().update(_NAMED)  # game_roll, game_move, game_double, ... (one per acti
 __all__ = [
     "agent_register", "house_bot", "house_bot_level", "match_vs_bot", "queue_expire", "queue_join",
     "queue_leave", "queue_status",
+    "analysis_request", "analysis_retry", "analysis_upload",
     "dice_for", "use_dice",
     "game_act", "game_abort", *_NAMED,
     "match_abort", "match_create", "match_join", "match_leave",

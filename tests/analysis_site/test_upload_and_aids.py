@@ -126,3 +126,17 @@ def test_the_game_page_shows_the_aids_to_players_and_spectators(make_table, clie
         assert 'id="aids"' in page and "Hints and tutor on" in page
     rated = make_table(length=3)
     assert "Rated" in client.get(f"/games/{rated.game.pk}/").content.decode()
+
+
+def test_the_new_match_form_has_rated_and_aids(players):
+    alice, _ = players
+    client = login(alice)
+    assert 'name="aids"' in client.get("/").content.decode()
+    client.post("/matches/new/", {"length": "3", "rated": "0", "aids": "on", "cube": "on"})
+    match = type(alice).objects.get(pk=alice.pk).matches_as_white.get()
+    assert match.aids and not match.rated
+    response = client.post("/matches/new/", {"length": "3", "rated": "1", "aids": "on"}, follow=True)
+    assert "unrated matches only" in response.content.decode()
+    assert alice.matches_as_white.count() == 1
+    client.post("/matches/new/", {"length": "3", "rated": "0"})
+    assert alice.matches_as_white.filter(rated=False, aids=False).count() == 1
