@@ -91,9 +91,10 @@ function show() {
   const s = steps[i];
   if (!s) { $('what').textContent = 'No decision to show.'; return; }
   const view = boardFor(s, alt);
-  $('board').innerHTML = renderBoard({ pos: view.pos, you: data.viewer || 'white', dice: view.dice,
-    diceColor: s.d.player, cube: { value: s.d.cubeValue, owner: s.d.cubeOwner, enabled: true }, lastTurn: view.lastTurn });
   const game = data.analysis.games[s.game];
+  const cubeOn = !!(game.game.rules && game.game.rules.cube) && game.game.matchLength !== 1 && !game.game.crawfordGame;
+  $('board').innerHTML = renderBoard({ pos: view.pos, you: data.viewer || 'white', dice: view.dice,
+    diceColor: s.d.player, cube: { value: s.d.cubeValue, owner: s.d.cubeOwner, enabled: cubeOn }, lastTurn: view.lastTurn });
   $('what').textContent = `Game ${s.game + 1} · decision ${i + 1} of ${steps.length} · ${verdict(s)}`;
   $('cube-line').textContent = cubeLine(s.d) || '';
   $('luck-line').textContent = s.d.luck ? `Luck of the roll: ${s.d.luck.value >= 0 ? '+' : ''}${s.d.luck.value.toFixed(3)}` +

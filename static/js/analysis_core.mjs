@@ -120,7 +120,7 @@ export function statRows(stats) {
   const n = x => (x === null || x === undefined ? '—' : String(x));
   return [
     ['PR', n(stats.overall.pr)],
-    ['Error rate (mEMG per decision)', n(stats.overall.errorRate)],
+    ['Error rate (millipoints per decision)', n(stats.overall.errorRate)],
     ['Rating', n(stats.overall.rating)],
     ['Checker error rate', n(stats.checker.errorRate)],
     ['Checker errors (doubtful/bad/very bad)',
