@@ -96,6 +96,11 @@ def test_a_played_match_and_an_uploaded_mat_are_analysed_by_the_worker_and_shown
             else:
                 assert page.locator("#next").is_disabled()
 
+            # the game page of the finished match shows the analysis statistics
+            page.goto(f"{site.url()}/games/{ids['game']}/")
+            page.wait_for_function("(document.getElementById('end-stats') || {}).textContent?.includes('PR')")
+            assert "See every decision" in page.locator("#end-stats").inner_text()
+
             # the .mat of the same match, uploaded in the browser
             mat = page.request.get(f"{site.url()}/matches/{ids['match']}/export.mat").text()
             path = tmp_path / "match.mat"
