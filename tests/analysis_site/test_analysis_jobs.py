@@ -133,3 +133,22 @@ def test_the_profile_shows_the_pr_history_and_its_rule(finished, client):
     page = client.get(f"/players/{finished.white.pk}/").content.decode()
     assert 'id="pr-average">7.25<' in page and "abandoned" in page
     assert f"/analysis/{analysis.pk}/" in page and f"/matches/{finished.match_id}/analysis/" in page
+
+
+def test_a_match_left_in_the_middle_of_a_game_is_analysed_up_to_there(make_table, auto_analysis,
+                                                                      django_capture_on_commit_callbacks):
+    table = make_table(length=3, opening=(3, 1))
+    table.play_turns(4)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_leave(match_id=table.match_id, player=table.black)
+    analysis = Analysis.objects.get(match_id=table.match_id)
+    assert analysis.job.status == Job.DONE, analysis.job.error
+    decisions = analysis.result["games"][0]["decisions"]
+    assert [d["kind"] for d in decisions][:4] == ["move"] * 4
+
+
+def test_a_match_left_before_any_move_is_not_analysed(make_table, auto_analysis, django_capture_on_commit_callbacks):
+    table = make_table(length=3, opening=(3, 1))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_leave(match_id=table.match_id, player=table.black)
+    assert table.match.status == "finished" and not Analysis.objects.filter(match_id=table.match_id).exists()
