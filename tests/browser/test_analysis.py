@@ -13,6 +13,26 @@ from tests.workers.test_workers import VS_BOT, human_plays, run_async
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
+SET_RUNNING = """
+import json
+from django.utils import timezone
+from games.models import Analysis, Job
+a = Analysis.objects.get(pk=%d)
+Analysis.objects.filter(pk=a.pk).update(result=None, upload={"kept": a.result})  # the test keeps it here
+Job.objects.filter(pk=a.job_id).update(status=Job.RUNNING, progress=0.4, message="game 1 of 1: decision 9 of 20",
+                                       heartbeat_at=timezone.now())
+print("RESULT 1")
+"""
+
+SET_DONE = """
+import json
+from games.models import Analysis, Job
+a = Analysis.objects.get(pk=%d)
+Analysis.objects.filter(pk=a.pk).update(result=a.upload["kept"], upload={})
+Job.objects.filter(pk=a.job_id).update(status=Job.DONE, progress=1.0)
+print("RESULT 1")
+"""
+
 ANALYSIS_OF = """
 import json
 from games.models import Analysis
@@ -133,6 +153,20 @@ def test_a_played_match_and_an_uploaded_mat_are_analysed_by_the_worker_and_shown
 
         rows = site.shell(ANALYSIS_OF)
         assert [(r["source"], r["status"]) for r in rows] == [("match", "done"), ("upload", "done")]
+
+        # live progress while a job runs, then the analysis once it is done (the page polls)
+        context, page = _open(browser, site, cookie, DESKTOP)
+        try:
+            site.shell(SET_RUNNING % rows[0]["id"])
+            page.goto(f"{site.url()}/matches/{ids['match']}/analysis/")
+            page.wait_for_selector("#progress:not([hidden])")
+            page.wait_for_function("document.getElementById('progress-text').textContent.includes('40%')")
+            assert "decision 9 of 20" in page.locator("#progress-text").inner_text()
+            site.shell(SET_DONE % rows[0]["id"])
+            _wait_done(page, timeout=20_000)
+            assert page.locator("#progress").is_hidden()
+        finally:
+            context.close()
 
         # on a phone: the same page, one column, nothing wider than the screen
         context, page = _open(browser, site, cookie, PHONE)
