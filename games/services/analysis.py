@@ -88,7 +88,9 @@ def analysis_request(*, match_id: int, player: Player | None, depth=None) -> Ana
     if player is None:
         raise Forbidden("login_required", "Log in to ask for an analysis.")
     with transaction.atomic():
-        match = Match.objects.select_for_update().select_related("white", "black").filter(pk=match_id).first()
+        # of=self: PostgreSQL locks no row of the nullable side of the join (Black's seat)
+        match = (Match.objects.select_for_update(of=("self",)).select_related("white", "black")
+                 .filter(pk=match_id).first())
         if match is None:
             raise NotFound("match_not_found", "There is no such match.")
         if not match.color_of(player):

@@ -152,3 +152,12 @@ def test_a_match_left_before_any_move_is_not_analysed(make_table, auto_analysis,
     with django_capture_on_commit_callbacks(execute=True):
         services.match_leave(match_id=table.match_id, player=table.black)
     assert table.match.status == "finished" and not Analysis.objects.filter(match_id=table.match_id).exists()
+
+
+@pytest.mark.postgres
+def test_asking_for_an_analysis_locks_the_match_on_postgresql(finished, django_capture_on_commit_callbacks):
+    """The PostgreSQL pass runs this on the real database (a lock on a join with Black's
+    nullable seat is refused there, not on SQLite)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        analysis = service.analysis_request(match_id=finished.match_id, player=finished.black, depth=1)
+    assert analysis.depth == 1 and Analysis.objects.get(pk=analysis.pk).job.status == Job.DONE
