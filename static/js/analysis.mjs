@@ -39,7 +39,12 @@ function showStatus() {
 async function load() {
   const response = await fetch(root.dataset.url, { headers: { Accept: 'application/json' } });
   const body = await response.json();
-  if (body.error) { $('what').textContent = body.error.message; root.dataset.status = 'none'; return; }
+  if (body.error) {
+    $('what').textContent = body.error.message;
+    root.dataset.status = 'none';
+    if (body.error.code === 'analysis_not_found') $('reanalyse').hidden = false;  // the server checks who may ask
+    return;
+  }
   data = body;
   showStatus();
   if (data.status === 'queued' || data.status === 'running') { setTimeout(load, 1000); return; }
