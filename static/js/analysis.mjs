@@ -40,7 +40,8 @@ async function load() {
   const response = await fetch(root.dataset.url, { headers: { Accept: 'application/json' } });
   const body = await response.json();
   if (body.error) {
-    $('what').textContent = body.error.message;
+    $('notice').textContent = body.error.message;
+    $('notice').hidden = false;
     root.dataset.status = 'none';
     if (body.error.code === 'analysis_not_found') $('reanalyse').hidden = false;  // the server checks who may ask
     return;

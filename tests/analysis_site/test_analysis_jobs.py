@@ -161,3 +161,14 @@ def test_asking_for_an_analysis_locks_the_match_on_postgresql(finished, django_c
     with django_capture_on_commit_callbacks(execute=True):
         analysis = service.analysis_request(match_id=finished.match_id, player=finished.black, depth=1)
     assert analysis.depth == 1 and Analysis.objects.get(pk=analysis.pk).job.status == Job.DONE
+
+
+def test_the_page_of_a_match_without_analysis_lets_its_players_ask(finished, django_capture_on_commit_callbacks):
+    Analysis.objects.all().delete()
+    response = login(finished.white).get(f"/matches/{finished.match_id}/analysis.json")
+    assert response.status_code == 404 and response.json()["error"]["code"] == "analysis_not_found"
+    page = login(finished.white).get(f"/matches/{finished.match_id}/analysis/").content.decode()
+    assert 'id="notice"' in page and 'id="reanalyse"' in page
+    with django_capture_on_commit_callbacks(execute=True):
+        login(finished.white).post(f"/matches/{finished.match_id}/analysis/", {"depth": "0"})
+    assert login(finished.white).get(f"/matches/{finished.match_id}/analysis.json").json()["status"] == "done"
