@@ -301,3 +301,7 @@ GAMES_PRESENCE_HEARTBEAT = float(os.environ.get("GAMES_PRESENCE_HEARTBEAT", "15"
 GAMES_PRESENCE_STALE_AFTER = float(os.environ.get("GAMES_PRESENCE_STALE_AFTER", "45"))
 GAMES_WS_FLOOD_LIMIT = int(os.environ.get("GAMES_WS_FLOOD_LIMIT", "40"))  # messages per 2 s on one socket; 3x closes it (4008)
 GAMES_CHAT_LIMIT = 5  # chat lines per 10 seconds
+# Match analysis (docs/ANALYSIS.md): every finished match is analysed by the workers at this
+# depth (GNU Backgammon plies, 0-3); GAMES_ANALYSIS_AUTO=0 turns the automatic analysis off.
+GAMES_ANALYSIS_DEPTH = int(os.environ.get("GAMES_ANALYSIS_DEPTH", "2"))
+GAMES_ANALYSIS_AUTO = env_bool("GAMES_ANALYSIS_AUTO", True)

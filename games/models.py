@@ -89,6 +89,7 @@ class Match(models.Model):
     spectators_allowed = models.BooleanField(default=True, help_text="Logged-in users may watch.")
     anonymous_spectators = models.BooleanField(default=True, help_text="Visitors who are not logged in may watch.")
     rated = models.BooleanField(default=True)
+    aids = models.BooleanField(default=False, help_text="Hints and the tutor are allowed (unrated play only).")
     rematch_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
 
     # Clocks: a per-move delay plus a time bank per match point (0 = no clock).
@@ -474,3 +475,47 @@ class ChouetteChat(models.Model):
 
     class Meta:
         ordering = ["chouette_id", "pk"]
+
+
+# -- analysis (docs/ANALYSIS.md): a match's, or an uploaded .mat's ---------------------------
+
+
+class Analysis(models.Model):
+    """One analysis of a match at one depth, run by a worker as a :class:`Job`.
+
+    ``source`` is ``match`` (a match played here: its games' events are read from
+    ``GameEvent``) or ``upload`` (a ``.mat`` file replayed through the engine at upload:
+    its games' events are kept in ``upload``, visible to its owner only). ``result`` is
+    :func:`games.analysis.analyse_match`'s JSON once the job is done; ``white_pr`` /
+    ``black_pr`` and ``*_decisions`` are copied out of it for the profile's PR history."""
+
+    MATCH = "match"
+    UPLOAD = "upload"
+    SOURCES = [(MATCH, "Match played here"), (UPLOAD, "Uploaded .mat")]
+
+    source = models.CharField(max_length=10, choices=SOURCES, default=MATCH)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True, related_name="analyses")
+    owner = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+                              help_text="Who asked for it (None: the automatic analysis at match end).")
+    white_name = models.CharField(max_length=40)
+    black_name = models.CharField(max_length=40)
+    length = models.PositiveSmallIntegerField(default=0, help_text="Points to win; 0 is a money session.")
+    depth = models.PositiveSmallIntegerField(default=2, help_text="GNU Backgammon plies.")
+    job = models.ForeignKey(Job, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    upload = models.JSONField(default=dict, blank=True, help_text="An upload's games as event lists.")
+    result = models.JSONField(null=True, blank=True)
+    white_pr = models.FloatField(null=True, blank=True)
+    black_pr = models.FloatField(null=True, blank=True)
+    white_decisions = models.PositiveIntegerField(default=0)
+    black_decisions = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-pk"]
+        verbose_name_plural = "analyses"
+        indexes = [models.Index(fields=["match", "-id"])]
+
+    def __str__(self) -> str:
+        what = f"match #{self.match_id}" if self.match_id else f"upload by {self.owner}"
+        return f"analysis #{self.pk} of {what} at {self.depth}-ply"

@@ -40,6 +40,7 @@ def match_dict(match) -> dict:
         "private": match.private,
         "spectatorsAllowed": match.spectators_allowed,
         "rated": match.rated,
+        "aids": match.aids,
         "winner": match.color_of(match.winner_id) if match.winner_id else None,
         "endReason": match.end_reason,
     }

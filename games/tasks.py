@@ -37,7 +37,7 @@ from huey.contrib.djhuey import HUEY, db_periodic_task, db_task
 from . import services
 from .events import Batch
 from .models import Job, PeriodicRun
-from .services import jobs
+from .services import analysis, jobs
 
 logger = logging.getLogger("games.worker")
 
@@ -152,6 +152,7 @@ def run_job(job_id: int) -> str | None:
 
 
 jobs.set_enqueue(lambda job_id: run_job(job_id))
+JOB_KINDS[analysis.KIND] = analysis.analysis_run
 
 
 # -- periodic work ----------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import chouette_pages, views
+from . import analysis_views, chouette_pages, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -32,4 +32,13 @@ urlpatterns = [
     path("chouettes/<int:chouette_id>/history/", chouette_pages.chouette_history, name="chouette_history"),
     path("chouettes/<int:chouette_id>/log.txt", chouette_pages.chouette_log, name="chouette_log"),
     path("chouettes/join/<str:invite_code>/", chouette_pages.chouette_invite, name="chouette_invite"),
+    # analysis, .mat upload, hints and the tutor (games/analysis_views.py)
+    path("matches/<int:match_id>/analysis.json", analysis_views.match_analysis_json, name="match_analysis_json"),
+    path("matches/<int:match_id>/analysis/", analysis_views.match_analysis_page, name="match_analysis"),
+    path("analysis/upload/", analysis_views.analysis_upload, name="analysis_upload"),
+    path("analysis/<int:analysis_id>/", analysis_views.analysis_page, name="analysis_page"),
+    path("analysis/<int:analysis_id>.json", analysis_views.analysis_json_view, name="analysis_json"),
+    path("analysis/<int:analysis_id>/retry/", analysis_views.analysis_retry, name="analysis_retry"),
+    path("games/<int:game_id>/hint.json", analysis_views.game_hint_json, name="game_hint"),
+    path("games/<int:game_id>/tutor.json", analysis_views.game_tutor_json, name="game_tutor"),
 ]

@@ -126,6 +126,14 @@ def _int(value, default, name):
         raise BadRequest("bad_option", f"{name} must be a whole number.") from None
 
 
+def _aids_options(post) -> dict:
+    """The form's "rated" choice (absent: the default) and "aids" (hints and tutor, unrated only)."""
+    options = {"aids": post.get("aids") in ("on", "1", "true")}
+    if "rated" in post:
+        options["rated"] = post.get("rated") in ("on", "1", "true")
+    return options
+
+
 def _match_options(post) -> dict:
     """The new-match form as ``services.match_create`` keyword arguments."""
     money = post.get("kind") == "money"
@@ -140,6 +148,7 @@ def _match_options(post) -> dict:
         "clock_bank": _int(post.get("clock_bank"), 0, "The time bank"),
         "private": on("private"),
         "spectators_allowed": on("spectators"),
+        **_aids_options(post),
     }
     if money:
         options.update(jacoby=on("jacoby"), beaver=on("beaver"), raccoon=on("raccoon"))
@@ -234,7 +243,8 @@ def play_computer(request):
         return redirect("home")
     try:
         match = match_vs_bot(player=_player(request), level=request.POST.get("level", ""),
-                             length=_int(request.POST.get("length"), 1, "The match length"))
+                             length=_int(request.POST.get("length"), 1, "The match length"),
+                             **_aids_options(request.POST))
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("home")
@@ -289,7 +299,9 @@ def player_profile(request, player_id):
     for match in visible[:100]:
         history.append({"match": match, "games": list(match.games.order_by("number").values_list("pk", flat=True)),
                         "color": match.color_of(player)})
-    return render(request, "profile.html", {"profile": player, "history": history})
+    from .analysis_reads import pr_history  # noqa: PLC0415
+
+    return render(request, "profile.html", {"profile": player, "history": history, "pr": pr_history(player)})
 
 
 def leaderboard(request):

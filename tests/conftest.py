@@ -27,8 +27,10 @@ def _in_process_layer_and_tasks():
     """Tests that run the site in this process: a channel layer with no bus (nothing leaves
     the process), and tasks run inline when queued (a house bot answers before the action
     that woke it returns; scheduled tasks wait in memory). Tests of real workers start
-    their own processes with their own settings."""
+    their own processes with their own settings. The automatic analysis of finished
+    matches is off (tests of it turn it on with the ``settings`` fixture)."""
     from channels.layers import channel_layers
+    from django.conf import settings
     from huey.contrib.djhuey import HUEY
 
     from games.layers import FanoutLayer
@@ -36,8 +38,10 @@ def _in_process_layer_and_tasks():
     channel_layers.set("default", FanoutLayer())
     previous = HUEY.immediate
     HUEY.immediate = True
+    auto, settings.GAMES_ANALYSIS_AUTO = settings.GAMES_ANALYSIS_AUTO, False
     yield
     HUEY.immediate = previous
+    settings.GAMES_ANALYSIS_AUTO = auto
 
 
 @pytest.fixture(autouse=True)

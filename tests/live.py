@@ -102,6 +102,7 @@ class Site:
                     "PYTHONPATH": str(ROOT), "SQLITE_PATH": str(self.tmp / "db.sqlite3"),
                     "GAMES_WORKER_THREADS": str(worker_threads),
                     "GAMES_WS_FLOOD_LIMIT": "1000",  # these clients act as fast as a machine can
+                    "GAMES_ANALYSIS_AUTO": "0",  # the analysis tests turn it on
                     **(env or {})}
         if self.pg_db:
             self.env["DATABASE_URL"] = PG_ADMIN.rsplit("/", 1)[0] + "/" + self.pg_db

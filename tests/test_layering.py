@@ -18,10 +18,10 @@ LAYERS = [
     {"engine", "actions", "jsonsafe", "dice", "dice_stats", "errors"},
     {"models", "text", "clock", "ratings", "bots", "redact"},  # bots: pure strategies (engine in, play out)
     {"serializers", "chouette_view", "events", "replay", "export", "interchange", "analysis", "verify"},
-    {"selectors", "visibility", "services", "layers", "realtime"},
+    {"selectors", "visibility", "analysis_reads", "services", "layers", "realtime"},
     {"delivery", "bots.turns", "bots.chouette_turns"},  # bots.turns: a house bot's turn, played through the services
     {"consumers", "chouette_consumers", "chouette_pages", "api", "views", "admin", "accounts", "tasks", "auth", "signals", "routing", "urls",
-     "management", "bench_echo", "apps", "throttle"},
+     "management", "bench_echo", "apps", "throttle", "analysis_views"},
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 

@@ -166,6 +166,17 @@ SPEC = {
             "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Action")}}},
             "responses": {"200": _json(_ref("AgentView"), "Accepted: the new view"), "400": ERR, "403": ERR,
                           "404": ERR, "409": ERR, "413": ERR, "422": ERR, **COMMON_ERRORS}}},
+        "/api/matches/{matchId}/analysis": {
+            "get": {"summary": "The analysis of one of your finished matches (docs/ANALYSIS.md)", "security": AUTH,
+                    "parameters": [MATCH_ID],
+                    "responses": {"200": _json({"type": "object"}), "403": ERR, "404": ERR, "409": ERR,
+                                  **COMMON_ERRORS}},
+            "post": {"summary": "Ask for the analysis at another depth ({\"depth\": 0-3})", "security": AUTH,
+                     "parameters": [MATCH_ID],
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                         "type": "object", "properties": {"depth": {"type": "integer", "minimum": 0, "maximum": 3}}}}}},
+                     "responses": {"200": _json({"type": "object"}), "400": ERR, "403": ERR, "404": ERR, "409": ERR,
+                                   **COMMON_ERRORS}}},
         "/api/guide": {"get": {"summary": "The bot author's guide (HTML)", "responses": {
             "200": {"description": "HTML", "content": {"text/html": {}}}}}},
         "/api/guide.md": {"get": {"summary": "The guide's Markdown source", "responses": {

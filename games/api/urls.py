@@ -19,6 +19,7 @@ urlpatterns = [
     path("chouettes/<int:chouette_id>/join", chouettes.chouette_join, name="chouette_join"),
     path("chouettes/<int:chouette_id>/start", chouettes.chouette_start, name="chouette_start"),
     path("chouettes/<int:chouette_id>/actions", chouettes.chouette_actions, name="chouette_actions"),
+    path("matches/<int:match_id>/analysis", views.match_analysis, name="analysis"),
     path("guide", views.guide_page, name="guide"),
     path("guide.md", views.guide_markdown, name="guide_md"),
     path("openapi.json", views.openapi_json, name="openapi"),

@@ -307,6 +307,29 @@ def match_actions(request, match_id):
 # -- documentation ---------------------------------------------------------------------------------
 
 
+@api("GET", "POST")
+def match_analysis(request, match_id):
+    """``GET /api/matches/<id>/analysis``: the analysis of one of your own finished matches (the
+    JSON of ``/matches/<id>/analysis.json``, docs/ANALYSIS.md); ``POST {"depth": 0-3}`` asks for it
+    at another depth."""
+    from .. import analysis_reads  # noqa: PLC0415
+
+    player = auth.agent_player(request)
+    match = load_match(match_id, player)
+    color = seat(match, player)
+    if request.method == "POST":
+        data = read_json(request, ("depth",))
+        analysis = services.analysis_request(match_id=match.pk, player=player, depth=data.get("depth"))
+    else:
+        analysis = analysis_reads.latest_for_match(match)
+        if analysis is None:
+            if match.status != Match.FINISHED:
+                raise ApiError(409, "match_not_over", "A match is analysed once it is over.")
+            raise ApiError(404, "analysis_not_found", "This match has no analysis.")
+    return JsonResponse(analysis_reads.analysis_json(analysis, viewer=color,
+                                                     may_reanalyse=match.status == Match.FINISHED))
+
+
 @api("GET")
 def guide_page(request):
     """``GET /api/guide``: the bot author's guide (docs/BOT_API.md) as HTML."""

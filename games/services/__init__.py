@@ -34,6 +34,7 @@ from .chouettes import (
     chouette_timeout,
     chouettes_bots_waiting,
 )
+from .analysis import analysis_request, analysis_retry, analysis_upload
 from .dice import dice_for, use_dice
 from .games import NAMED as _NAMED
 from .games import game_abort, game_act
@@ -62,6 +63,7 @@ __all__ = [
     "chouette_chat", "chouette_presence", "chouette_suggest", "chouette_act", "chouette_add_bot",
     "chouette_create", "chouette_drop_absent_movers", "chouette_expire_deadlines", "chouette_join", "chouette_leave", "chouette_restart",
     "chouette_start", "chouette_timeout", "chouettes_bots_waiting",
+    "analysis_request", "analysis_retry", "analysis_upload",
     "dice_for", "use_dice",
     "game_act", "game_abort", *_NAMED,
     "match_abort", "match_create", "match_join", "match_leave",

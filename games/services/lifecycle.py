@@ -37,6 +37,7 @@ from ..errors import BadRequest, Conflict, Forbidden, NotFound
 from ..events import Batch, envelope, publish_on_commit
 from ..models import Game, GameEvent, HouseBot, Match, Player
 from ..ratings import rating_changes
+from .analysis import analysis_after_match
 from .dice import dice_for
 from .lobby import lobby_message
 from .players import require_active
@@ -367,6 +368,7 @@ def end_match(record: Record, match: Match, *, winner_color: str | None, reason:
         # what the match-end event tells both players: each one's change and new rating
         match.rating_changes = {match.color_of(p.pk): {"change": round(delta, 1), "rating": round(p.rating + delta, 1)}
                                 for p, delta in ((winner, gain), (loser, loss))}
+    analysis_after_match(match)  # queued for the workers after the commit
 
 
 def forfeit_match(record: Record, match: Match, color: str, reason: str, *, game: Game | None = None) -> None:

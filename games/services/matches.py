@@ -22,10 +22,20 @@ def match_create(*, creator: Player, length: int = 1, cube: bool | None = None, 
                  crawford: bool = True, jacoby: bool = False, beaver: bool = False, raccoon: bool = False,
                  auto_doubles: int = 0, double_backgammon: bool = False, last_roll: bool = False,
                  private: bool = False, spectators_allowed: bool = True, anonymous_spectators: bool = True,
-                 rated: bool | None = None, clock_delay: int = 0, clock_bank: int = 0) -> Match:
+                 rated: bool | None = None, clock_delay: int = 0, clock_bank: int = 0,
+                 aids: bool = False) -> Match:
     """Open a match waiting for an opponent. Options follow RULES.md; a bad
-    combination is refused with the engine's code (e.g. ``money_only_option``)."""
+    combination is refused with the engine's code (e.g. ``money_only_option``).
+    ``rated`` defaults to true for a match to N points (a money session is never rated);
+    ``aids`` (hints and the tutor) is for unrated play only: asked with ``rated=True`` it
+    is refused (``aids_in_rated``), asked alone it makes the match unrated."""
     require_active(creator)
+    if type(aids) is not bool or (rated is not None and type(rated) is not bool):
+        raise BadRequest("bad_option", "'rated' and 'aids' must be true or false.")
+    if aids and rated:
+        raise BadRequest("aids_in_rated", "Hints and the tutor are for unrated matches only.")
+    if aids:
+        rated = False
     for name, value, most in (("clock_delay", clock_delay, 600), ("clock_bank", clock_bank, 3600)):
         if type(value) is not int or not 0 <= value <= most:
             raise BadRequest("bad_clock", f"'{name}' must be a whole number of seconds from 0 to {most}.")
@@ -62,6 +72,7 @@ def match_create(*, creator: Player, length: int = 1, cube: bool | None = None, 
         clock_delay=clock_delay,
         clock_bank=clock_bank,
         rated=((rules.length > 0) if rated is None else (bool(rated) and rules.length > 0)) and not creator.is_guest,
+        aids=aids,
         invite_code=secrets.token_urlsafe(12),
     )
     record = Record(match)

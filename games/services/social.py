@@ -185,7 +185,7 @@ def match_rematch(*, match_id, player) -> Match:
                 raise Conflict("rematch_taken", "The rematch has already started.")
             options = {name: getattr(old, name) for name in OPTION_FIELDS}
             new = match_create(creator=old.player_of(color), private=True, spectators_allowed=old.spectators_allowed,
-                               anonymous_spectators=old.anonymous_spectators, rated=old.rated,
+                               anonymous_spectators=old.anonymous_spectators, rated=old.rated, aids=old.aids,
                                clock_delay=old.clock_delay, clock_bank=old.clock_bank, **options)
             new.rematch_of = old
             new.save(update_fields=["rematch_of"])

@@ -245,9 +245,15 @@ document.addEventListener('keydown', e => {
 /** With "confirm before sending" off, a completed play goes at once. */
 function sendIfDone() { if (!opts.confirm && S.completedPlay(state)) confirmPlay(); }
 
+// The tutor (static/js/aids.mjs, unrated matches with aids) may check an action before it is sent.
+function gated(t, d = {}) {
+  if (!window.aidsGate) { act(t, d); return; }
+  window.aidsGate(t, d).then(ok => { if (ok) act(t, d); });
+}
+
 function confirmPlay() {
   const play = S.completedPlay(state);
-  if (play) act('move', { moves: play });
+  if (play) gated('move', { moves: play });
 }
 
 document.querySelectorAll('[data-act]').forEach(btn => btn.addEventListener('click', () => {
@@ -257,7 +263,7 @@ document.querySelectorAll('[data-act]').forEach(btn => btn.addEventListener('cli
   else if (a === 'pass') act('move', { moves: [] });
   else if (a === 'claim') send('claim', {}, false);
   else if (a === 'next') releaseNext();
-  else act(a);
+  else gated(a);
 }));
 document.querySelectorAll('[data-resign]').forEach(btn => btn.addEventListener('click', () => {
   if (confirm(`Offer to resign ${btn.textContent.replace('Offer ', 'a ')}?`)) act('resign_offer', { level: Number(btn.dataset.resign) });

@@ -1,0 +1,178 @@
+"""Pages and JSON of match analysis, .mat upload, hints and the tutor (thin: logic in
+``games.services.analysis``, ``games.services.aids`` and ``games.analysis_reads``)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from . import analysis_reads as reads
+from .errors import ServiceError
+from .jsonsafe import BadInput, parse
+from .models import Analysis, Game, Match, Player
+from .services import aids
+from .services import analysis as service
+from .visibility import can_view_match, match_for_viewer_or_404
+
+
+def _player(request) -> Player | None:
+    if not request.user.is_authenticated:
+        return None
+    return Player.objects.filter(user=request.user).first()
+
+
+def _error(exc: ServiceError) -> JsonResponse:
+    return JsonResponse({"error": exc.as_dict()}, status=exc.status)
+
+
+def _not_found(kind="analysis") -> JsonResponse:
+    return JsonResponse({"error": {"code": f"{kind}_not_found", "message": f"There is no such {kind}."}}, status=404)
+
+
+def _visible_analysis(request, analysis_id) -> Analysis:
+    analysis = Analysis.objects.select_related("match", "job", "match__white", "match__black").filter(
+        pk=analysis_id).first()
+    if analysis is None:
+        raise Http404("No such analysis.")
+    if analysis.match is not None:
+        if not can_view_match(request.user, analysis.match):
+            raise Http404("No such analysis.")
+    elif not reads.can_view_upload(analysis, _player(request), request.user):
+        raise Http404("No such analysis.")
+    return analysis
+
+
+def _payload(request, analysis: Analysis) -> dict:
+    player = _player(request)
+    match = analysis.match
+    viewer = match.color_of(player) if match is not None and player is not None else None
+    may = bool(viewer) and match.status == Match.FINISHED
+    return reads.analysis_json(analysis, viewer=viewer, may_reanalyse=may)
+
+
+# -- a match's analysis ---------------------------------------------------------------------------
+
+
+def match_analysis_json(request, match_id):
+    """``GET /matches/<id>/analysis.json``: the match's analysis (``docs/ANALYSIS.md``)."""
+    try:
+        match = match_for_viewer_or_404(request.user, match_id)
+    except Http404:
+        return _not_found("match")
+    analysis = reads.latest_for_match(match)
+    if analysis is None:
+        if match.status != Match.FINISHED:
+            return JsonResponse({"error": {"code": "match_not_over", "message": "A match is analysed once it is over."}},
+                                status=409)
+        return _not_found()
+    return JsonResponse(_payload(request, analysis))
+
+
+@require_http_methods(["GET", "POST"])
+def match_analysis_page(request, match_id):
+    """``GET /matches/<id>/analysis/``: the analysis page; ``POST`` (``depth``): a player asks for
+    the analysis at another depth."""
+    match = match_for_viewer_or_404(request.user, match_id)
+    if request.method == "POST":
+        try:
+            analysis = service.analysis_request(match_id=match.pk, player=_player(request),
+                                                depth=request.POST.get("depth"))
+        except ServiceError as exc:
+            return render(request, "analysis.html", {"match": match, "error": exc.message,
+                                                     "json_url": reverse("match_analysis_json", args=[match.pk])},
+                          status=exc.status)
+        return redirect("analysis_page", analysis_id=analysis.pk)
+    return render(request, "analysis.html", {"match": match,
+                                             "json_url": reverse("match_analysis_json", args=[match.pk])})
+
+
+# -- one analysis (a match's at a given depth, or an uploaded file's) --------------------------------
+
+
+def analysis_page(request, analysis_id):
+    """``GET /analysis/<id>/``: the analysis page of one analysis."""
+    analysis = _visible_analysis(request, analysis_id)
+    return render(request, "analysis.html", {"match": analysis.match, "analysis": analysis,
+                                             "json_url": reverse("analysis_json", args=[analysis.pk])})
+
+
+def analysis_json_view(request, analysis_id):
+    """``GET /analysis/<id>.json``: the same JSON as ``/matches/<id>/analysis.json``."""
+    try:
+        analysis = _visible_analysis(request, analysis_id)
+    except Http404:
+        return _not_found()
+    return JsonResponse(_payload(request, analysis))
+
+
+@require_POST
+def analysis_retry(request, analysis_id):
+    """``POST /analysis/<id>/retry/``: queue a failed analysis again."""
+    _visible_analysis(request, analysis_id)
+    try:
+        service.analysis_retry(analysis_id=analysis_id, player=_player(request))
+    except ServiceError as exc:
+        return _error(exc)
+    if request.headers.get("Accept", "").startswith("application/json"):
+        return JsonResponse({"ok": True})
+    return redirect("analysis_page", analysis_id=analysis_id)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def analysis_upload(request):
+    """``/analysis/upload/``: upload a Jellyfish ``.mat`` to analyse. A file that does not
+    replay is refused (422) with the line and the reason, and nothing is stored."""
+    if request.method == "GET":
+        return render(request, "analysis_upload.html", {"depths": service.DEPTHS, "depth": service.default_depth()})
+    upload = request.FILES.get("file")
+    try:
+        if upload is None:
+            raise service.MatRefused("no_file", "Choose a .mat file to upload.", None)
+        if upload.size > service.MAX_UPLOAD_BYTES:
+            raise service.MatRefused("file_too_large", "A .mat file is at most 512 KB.", None)
+        analysis = service.analysis_upload(player=_player(request), text=upload.read(),
+                                           depth=request.POST.get("depth") or None)
+    except ServiceError as exc:
+        return render(request, "analysis_upload.html", {"depths": service.DEPTHS, "depth": service.default_depth(),
+                                                        "error": exc.as_dict()}, status=exc.status)
+    return redirect("analysis_page", analysis_id=analysis.pk)
+
+
+# -- hints and the tutor (unrated play only) ------------------------------------------------------------
+
+
+def _game_for_player(request, game_id):
+    game = Game.objects.select_related("match").filter(pk=game_id).first()
+    if game is None or not can_view_match(request.user, game.match):
+        return None
+    return game
+
+
+def game_hint_json(request, game_id):
+    """``GET /games/<id>/hint.json``: the best plays or cube action for the player to act."""
+    if _game_for_player(request, game_id) is None:
+        return _not_found("game")
+    try:
+        return JsonResponse(aids.game_hint(game_id=game_id, player=_player(request)))
+    except ServiceError as exc:
+        return _error(exc)
+
+
+@require_POST
+def game_tutor_json(request, game_id):
+    """``POST /games/<id>/tutor.json`` ``{"moves": [...]}`` or ``{"action": "double"|...}``:
+    how much the play or cube action would give up, before it is sent."""
+    if _game_for_player(request, game_id) is None:
+        return _not_found("game")
+    try:
+        body = parse(request.body or b"{}", max_bytes=8192)
+    except BadInput as exc:
+        return JsonResponse({"error": {"code": exc.code, "message": exc.message}}, status=400)
+    try:
+        return JsonResponse(aids.game_tutor(game_id=game_id, player=_player(request), body=body))
+    except ServiceError as exc:
+        return _error(exc)

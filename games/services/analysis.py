@@ -1,0 +1,198 @@
+"""Match analysis on the site: ask for one, upload a ``.mat`` to analyse, retry, and the
+worker's run (``docs/ANALYSIS.md``).
+
+An :class:`~games.models.Analysis` is one match analysed at one depth; the work is a
+generic :class:`~games.models.Job` of kind ``analysis`` (``services.jobs``), run in the
+workers by :func:`analysis_run`, which analyses the match game by game and reports its
+progress. Every finished match is analysed at ``settings.GAMES_ANALYSIS_DEPTH``
+(:func:`analysis_after_match`, called by the match's end); its players may ask for
+another depth (:func:`analysis_request`); a failed job keeps its error and may be
+retried (:func:`analysis_retry`).
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from ..errors import BadRequest, Conflict, Forbidden, NotFound
+from ..models import Analysis, GameEvent, Job, Match, Player
+from .jobs import job_retry, job_start
+
+__all__ = ["DEPTHS", "KIND", "MatRefused", "analysis_after_match", "analysis_request", "analysis_upload",
+           "analysis_retry", "analysis_run", "analysis_events"]
+
+KIND = "analysis"
+DEPTHS = (0, 1, 2, 3)
+MAX_UPLOAD_BYTES = 512 * 1024
+
+
+class MatRefused(BadRequest):
+    """An uploaded ``.mat`` that does not replay: the line (1-based, or None) and the reason."""
+
+    status = 422
+
+    def __init__(self, code: str, message: str, line: int | None):
+        self.line = line
+        super().__init__(code, f"Line {line}: {message}" if line else message)
+
+    def as_dict(self) -> dict:
+        return {"code": self.code, "message": self.message, "line": self.line}
+
+
+def default_depth() -> int:
+    return int(getattr(settings, "GAMES_ANALYSIS_DEPTH", 2))
+
+
+def _depth(depth) -> int:
+    if depth is None:
+        return default_depth()
+    if type(depth) is str and depth.strip().isdigit():
+        depth = int(depth)
+    if type(depth) is not int or depth not in DEPTHS:
+        raise BadRequest("bad_depth", "The analysis depth is 0, 1, 2 or 3 plies.")
+    return depth
+
+
+def _start(analysis: Analysis, by: Player | None) -> Analysis:
+    job = job_start(kind=KIND, key=f"analysis:{analysis.pk}", params={"analysis": analysis.pk}, by=by)
+    analysis.job = job
+    analysis.save(update_fields=["job"])
+    return analysis
+
+
+def _create_for_match(match: Match, depth: int, by: Player | None) -> Analysis:
+    analysis = Analysis.objects.create(
+        source=Analysis.MATCH, match=match, owner=by, depth=depth, length=match.length,
+        white_name=match.white.display_name, black_name=match.black.display_name if match.black else "?")
+    return _start(analysis, by)
+
+
+def analysis_after_match(match: Match) -> Analysis | None:
+    """The automatic analysis of a match that just finished (inside its transaction; the
+    job is queued after the commit). Off when ``settings.GAMES_ANALYSIS_AUTO`` is false."""
+    if not getattr(settings, "GAMES_ANALYSIS_AUTO", True) or match.status != Match.FINISHED:
+        return None
+    if not GameEvent.objects.filter(game__match=match, type="move").exists():
+        return None  # nothing was played (left before the first move): nothing to analyse
+    return _create_for_match(match, default_depth(), None)
+
+
+def analysis_request(*, match_id: int, player: Player | None, depth=None) -> Analysis:
+    """A player of a finished match asks for its analysis at ``depth`` (plies). Returns the
+    analysis already done, queued or running at that depth if there is one, else a new one."""
+    depth = _depth(depth)
+    if player is None:
+        raise Forbidden("login_required", "Log in to ask for an analysis.")
+    with transaction.atomic():
+        # of=self: PostgreSQL locks no row of the nullable side of the join (Black's seat)
+        match = (Match.objects.select_for_update(of=("self",)).select_related("white", "black")
+                 .filter(pk=match_id).first())
+        if match is None:
+            raise NotFound("match_not_found", "There is no such match.")
+        if not match.color_of(player):
+            raise Forbidden("not_a_player", "Only the match's players may ask for its analysis.")
+        if match.status != Match.FINISHED:
+            raise Conflict("match_not_over", "A match is analysed once it is over.")
+        same = (Analysis.objects.filter(match=match, depth=depth).select_related("job").order_by("-pk").first())
+        if same is not None and (same.job is None or same.job.status != Job.FAILED):
+            return same
+        return _create_for_match(match, depth, player)
+
+
+def analysis_upload(*, player: Player | None, text: str | bytes, depth=None) -> Analysis:
+    """Import a Jellyfish ``.mat`` (every move replayed through the engine) and queue its
+    analysis. A file that does not replay raises :class:`MatRefused` with the line and the
+    reason, and nothing is stored."""
+    from ..interchange.mat_read import MatImportError, import_mat  # noqa: PLC0415 - only for uploads
+
+    depth = _depth(depth)
+    if player is None:
+        raise Forbidden("login_required", "Log in to upload a match.")
+    if isinstance(text, bytes):
+        if len(text) > MAX_UPLOAD_BYTES:
+            raise MatRefused("file_too_large", f"A .mat file is at most {MAX_UPLOAD_BYTES // 1024} KB.", None)
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            text = text.decode("latin-1")
+    if not text.strip():
+        raise MatRefused("empty_file", "The file is empty.", None)
+    try:
+        imported = import_mat(text, max_bytes=MAX_UPLOAD_BYTES)
+    except MatImportError as exc:
+        raise MatRefused(exc.code, exc.message, exc.line) from None
+    if not imported.games:
+        raise MatRefused("no_games", "The file holds no game.", None)
+    with transaction.atomic():
+        analysis = Analysis.objects.create(
+            source=Analysis.UPLOAD, owner=player, depth=depth, length=imported.rules.length,
+            white_name=imported.white_name[:40], black_name=imported.black_name[:40],
+            upload={"games": imported.games, "score": list(imported.score), "winner": imported.winner})
+        return _start(analysis, player)
+
+
+def analysis_retry(*, analysis_id: int, player: Player | None) -> Analysis:
+    """Queue a failed analysis again (its owner, or a player of its match)."""
+    analysis = Analysis.objects.select_related("match", "job").filter(pk=analysis_id).first()
+    if analysis is None:
+        raise NotFound("analysis_not_found", "There is no such analysis.")
+    allowed = player is not None and (analysis.owner_id == player.pk
+                                      or (analysis.match is not None and analysis.match.color_of(player)))
+    if not allowed:
+        raise Forbidden("not_a_player", "Only the match's players may retry its analysis.")
+    if analysis.job is None:
+        return _start(analysis, player)
+    job_retry(job_id=analysis.job_id, by=player)
+    return analysis
+
+
+# -- the worker's side ------------------------------------------------------------------------------
+
+
+def analysis_events(analysis: Analysis) -> list:
+    """Each game's events (``[{"type", "payload", "version"}, ...]``), in order."""
+    if analysis.source == Analysis.UPLOAD:
+        return [list(g) for g in analysis.upload.get("games", [])]
+    games: dict = {}
+    rows = (GameEvent.objects.filter(game__match_id=analysis.match_id).order_by("game__number", "version")
+            .values_list("game__number", "version", "type", "payload"))
+    for number, version, kind, payload in rows:
+        games.setdefault(number, []).append({"type": kind, "payload": payload, "version": version})
+    return [games[n] for n in sorted(games) if games[n] and games[n][0]["type"] == "game_start"]
+
+
+def _playable(events: list) -> bool:
+    """A game worth analysing: at least one roll was made (an aborted empty game is not)."""
+    return any(e["type"] in ("move", "opening_roll") for e in events)
+
+
+def analysis_run(job: Job, report) -> str:
+    """The ``analysis`` job: analyse the match game by game, reporting ``(fraction, message)``
+    at most a few times a second; store the result. Raises on a game that cannot be analysed
+    (the job then fails with the reason)."""
+    from ..analysis import analyse_match  # noqa: PLC0415 - bgsage loads in the workers only
+
+    analysis = Analysis.objects.get(pk=job.params["analysis"])
+    games = [g for g in analysis_events(analysis) if _playable(g)]
+    if not games:
+        raise ValueError("The match has no game with a move to analyse.")
+    last = [0.0]
+
+    def progress(fraction: float, message: str) -> None:
+        now = time.monotonic()
+        if now - last[0] >= 0.3 or fraction >= 1.0:
+            last[0] = now
+            report(min(0.99, fraction), message)
+
+    report(0.0, f"Analysing {len(games)} game(s) at {analysis.depth}-ply")
+    result = analyse_match(games, ply=analysis.depth, progress=progress)
+    stats = result["stats"]
+    Analysis.objects.filter(pk=analysis.pk).update(
+        result=result, finished_at=timezone.now(),
+        white_pr=stats["white"]["overall"]["pr"], black_pr=stats["black"]["overall"]["pr"],
+        white_decisions=stats["white"]["overall"]["decisions"], black_decisions=stats["black"]["overall"]["decisions"])
+    return f"Analysed {len(games)} game(s) at {analysis.depth}-ply in {result['seconds']:.1f} s"
