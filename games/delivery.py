@@ -29,8 +29,8 @@ from .services.lobby import lobby_version
 
 logger = logging.getLogger(__name__)
 
-_games: dict = {}  # consumer -> the game it follows (its channel name is the key for nudges)
-_lobbies: set = set()
+_games: dict = {}  # consumer -> what the previous round read for it: (game id, version, newer game?)
+_lobbies: dict = {}  # lobby consumer -> the lobby version the previous round read
 _task = None
 
 
@@ -44,18 +44,18 @@ def heartbeat_every() -> float:
 
 def watch(consumer) -> None:
     """Check ``consumer`` (a game socket with ``game_id``, ``sent``, ``channel_name``) from now on."""
-    _games[consumer] = True
+    _games[consumer] = None
     _start()
 
 
 def watch_lobby(consumer) -> None:
-    _lobbies.add(consumer)
+    _lobbies[consumer] = None
     _start()
 
 
 def unwatch(consumer) -> None:
     _games.pop(consumer, None)
-    _lobbies.discard(consumer)
+    _lobbies.pop(consumer, None)
 
 
 def _start() -> None:
@@ -99,7 +99,12 @@ def _read(game_ids: list, want_lobby: bool) -> tuple:
 
 
 async def check() -> int:
-    """One round: nudge every socket that is behind. Returns how many were nudged."""
+    """One round: nudge every socket that is still behind what the *previous* round read
+    (an event committed at least one interval ago and not sent: lost, not in flight).
+    A socket merely behind now is remembered, not nudged: under load the sockets of a busy
+    process lag a little, and resending to each of them from the database would only add
+    load (issue 16). So a lost event is resent within two intervals. Returns how many
+    were nudged."""
     consumers = [c for c in list(_games) if getattr(c, "game_id", None) is not None]
     lobbies = list(_lobbies)
     if not consumers and not lobbies:
@@ -112,11 +117,18 @@ async def check() -> int:
         if found is None:
             continue
         version, status, match_id = found
-        if version > consumer.sent or (status == Game.FINISHED and match_id in newer):
+        seen = (consumer.game_id, version, status == Game.FINISHED and match_id in newer)
+        before = _games.get(consumer)
+        if consumer in _games:
+            _games[consumer] = seen
+        if before is not None and before[0] == consumer.game_id and (before[1] > consumer.sent or before[2]):
             nudged += 1
             await _nudge(consumer, {"type": "delivery.check"})
     for consumer in lobbies:
-        if lobby is not None and lobby > consumer.version:
+        before = _lobbies.get(consumer)
+        if consumer in _lobbies:
+            _lobbies[consumer] = lobby
+        if before is not None and before > consumer.version:
             nudged += 1
             await _nudge(consumer, {"type": "delivery.check"})
     return nudged

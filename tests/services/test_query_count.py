@@ -1,4 +1,4 @@
-"""A move with its automatic roll costs at most four queries (issue 16): one locks the
+"""A move with its automatic roll costs at most four queries (issue 16; three on SQLite): one locks the
 match and reads the game with it, the players come with that lock (no second read), the
 events of the action go in one insert, the game in one update. Counted on SQLite here and
 on PostgreSQL in the PostgreSQL pass (tests/pg_pass.py runs tests/services again)."""
@@ -11,7 +11,9 @@ from games import services
 from games.engine import MOVE
 from games.models import GameEvent
 
-MAX_QUERIES = 4
+# PostgreSQL: lock the match, read the game, insert, update. SQLite (whose transaction holds
+# the write lock from its first statement): the game is read with its match in one query.
+MAX_QUERIES = {"postgresql": 4, "sqlite": 3}
 CONTROL = {"BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE"}  # the transaction itself, not counted
 
 
@@ -37,7 +39,7 @@ def _check(make_table):
     table = make_table(length=0, cube=False, dice=[(2, 4), (5, 3), (6, 1)])
     for _ in range(2):  # the first move and a later one (nothing is cached across calls)
         game, queries = _move_queries(table)
-        assert len(queries) <= MAX_QUERIES, f"{len(queries)} queries:\n{_describe(queries)}"
+        assert len(queries) <= MAX_QUERIES[connection.vendor], f"{len(queries)} queries:\n{_describe(queries)}"
         kinds = [q["sql"].split()[0].upper() for q in queries]
         assert kinds.count("INSERT") == 1, _describe(queries)  # the move and the roll: one insert
         types = list(GameEvent.objects.filter(game=game).order_by("-version").values_list("type", flat=True)[:2])
