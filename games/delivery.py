@@ -101,9 +101,9 @@ def _read(game_ids: list, want_lobby: bool) -> tuple:
 async def check() -> int:
     """One round: nudge every socket that is still behind what the *previous* round read
     (an event committed at least one interval ago and not sent: lost, not in flight).
-    A socket merely behind now is remembered, not nudged: under load the sockets of a busy
-    process lag a little, and resending to each of them from the database would only add
-    load (issue 16). So a lost event is resent within two intervals. Returns how many
+    A socket merely behind now is remembered, not nudged, and so is one with messages
+    waiting in the channel layer: under load the sockets of a busy process lag, and
+    resending to each of them from the database would only add load (issue 16). So a lost event is resent within two intervals. Returns how many
     were nudged."""
     consumers = [c for c in list(_games) if getattr(c, "game_id", None) is not None]
     lobbies = list(_lobbies)
@@ -121,6 +121,8 @@ async def check() -> int:
         before = _games.get(consumer)
         if consumer in _games:
             _games[consumer] = seen
+        if _in_flight(consumer):
+            continue  # it has messages waiting: it reads them, and a gap in them, itself
         if before is not None and before[0] == consumer.game_id and (before[1] > consumer.sent or before[2]):
             nudged += 1
             await _nudge(consumer, {"type": "delivery.check"})
@@ -132,6 +134,13 @@ async def check() -> int:
             nudged += 1
             await _nudge(consumer, {"type": "delivery.check"})
     return nudged
+
+
+def _in_flight(consumer) -> bool:
+    """Whether the channel layer holds messages for ``consumer`` not yet handled (a busy
+    process's sockets lag; reading the database for each of them would only add load)."""
+    pending = getattr(consumer.channel_layer, "pending", None)
+    return pending is not None and pending(consumer.channel_name) > 0
 
 
 async def _nudge(consumer, message: dict) -> None:

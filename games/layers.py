@@ -131,6 +131,11 @@ class FanoutLayer(BaseChannelLayer):
                 self.channels.pop(channel, None)
                 self.received.pop(channel, None)
 
+    def pending(self, channel: str) -> int:
+        """Messages waiting for ``channel``'s receiver (in flight, not lost)."""
+        queue = self.channels.get(channel)
+        return queue.qsize() if queue is not None else 0
+
     def _in_groups(self, channel: str) -> bool:
         return channel in self.member_of
 

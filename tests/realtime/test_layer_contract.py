@@ -212,3 +212,13 @@ async def _work_of_one_move(others: int) -> tuple:
 async def test_a_group_send_touches_only_its_group_however_many_sockets_are_connected():
     small, large = await _work_of_one_move(100), await _work_of_one_move(2000)
     assert small == large == (4 + 4, 0)  # 4 puts, 4 receives; no walk over all groups or channels
+
+
+async def test_pending_counts_what_waits_for_a_receiver(layer):
+    """The delivery check (games.delivery) leaves a socket with messages waiting alone."""
+    assert layer.pending("test-channel-1") == 0
+    await layer.send("test-channel-1", {"type": "x"})
+    await layer.send("test-channel-1", {"type": "y"})
+    assert layer.pending("test-channel-1") == 2
+    await receive(layer, "test-channel-1")
+    assert layer.pending("test-channel-1") == 1
