@@ -201,6 +201,7 @@ class Clients:
             await asyncio.sleep(0.05)
         if not all(g.ready for g in games):
             self.stray_errors["games never ready"] = sum(1 for g in games if not g.ready)
+        await self.settle()
 
     async def close(self) -> None:
         await asyncio.gather(*(ws.close() for g in self.games for ws in g.sockets.values()), return_exceptions=True)
@@ -276,6 +277,17 @@ class Clients:
                 game.pending = None
         self.step = None
         return step
+
+    async def settle(self, limit: float = 180.0) -> None:
+        """Wait (bounded) until the web processes are idle: a socket's handshake is done
+        before its connect work is (catch-up, presence), and a step must not start behind a
+        backlog of it."""
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            used = [cpu_seconds(pid) for pid in self.pids]
+            await asyncio.sleep(1.0)
+            if all(cpu_seconds(pid) - u < 0.15 for pid, u in zip(self.pids, used)):
+                return
 
     async def idle_cpu(self, pid: int, seconds: float) -> float:
         """CPU seconds ``pid`` spends over ``seconds`` with no moves (its sockets just connected)."""
