@@ -103,6 +103,10 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers run beside the writer; IMMEDIATE transactions take the write lock up
     # front, so two server processes never deadlock upgrading a read lock.
+    # Persistent connections (one per thread, kept): opening a SQLite connection and running
+    # the PRAGMAs cost more than a move's queries (issue 16). Between requests a connection is
+    # in autocommit with no transaction open, so it holds no lock and no old snapshot.
+    DATABASES["default"]["CONN_MAX_AGE"] = None
     DATABASES["default"]["OPTIONS"] = {
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         "transaction_mode": "IMMEDIATE",

@@ -1,33 +1,34 @@
-"""Realtime load benchmark: many live games over real websockets, against real Daphne.
+"""Capacity benchmark: live games over real websockets against real Daphne processes.
 
-    .venv/bin/python bench/ws_bench.py                       # 200 games, 20 moves/s, 30 s
-    .venv/bin/python bench/ws_bench.py --db postgres --servers 2
-    .venv/bin/python bench/ws_bench.py --games 50 --rate 10 --duration 10
+    .venv/bin/python bench/ws_bench.py                              # embedded default, 2000 sockets
+    .venv/bin/python bench/ws_bench.py --db postgres --redis        # PostgreSQL + a Redis of its own
+    .venv/bin/python bench/ws_bench.py --servers 2                  # + the capacity of 2 processes
+    .venv/bin/python bench/ws_bench.py --games 10 --rates 5,10 --step-duration 2 --no-fanout   # quick
 
-What it does:
+What it does (``tests.live.Site``: the site as real processes, on a fresh database):
 
-1. Starts ``--servers`` Daphne processes (default 1) with ``GAMES_BENCH_ECHO=1``, the Redis
-   channel layer (``REDIS_URL``, or ``--redis``; flushed before and after: use a database of
-   its own, default db 14) and a fresh database: a SQLite file in a temporary directory
-   (``--db sqlite``) or PostgreSQL (``--db postgres``: ``DATABASE_URL`` if set, else a
-   throwaway database ``ws_bench`` created on ``postgres://postgres@127.0.0.1:5432`` and
-   dropped afterwards).
-2. Creates, through ``manage.py shell`` on that database, ``--games`` money sessions without
-   a cube (every turn is rolled by the server, so each turn is exactly one ``move`` message),
-   each joined by a second player, plus two spectator users per game, and a Django session
-   for every user (SessionStore, no HTTP logins, no password hashing).
-3. Opens 2 player + ``--spectators`` spectator sockets per game (spread over the servers),
-   then measures the floor: a bare Channels echo consumer on the same servers
-   (``/ws/bench/echo/``), at the same message rate.
-4. Drives moves at ``--rate`` moves per second in total, round-robin over the games whose
-   player on roll has its legal plays (sent by the server with the roll), for ``--duration``
-   seconds. A move's latency is from sending it to the moment the last of that game's
-   sockets (both players and every spectator) has received the ``move`` event.
+1. Starts ``--servers`` Daphne processes on chosen ports (``--port``, upward from 18700) on a
+   fresh database (a SQLite file, or ``--db postgres``: a throwaway PostgreSQL database) with
+   the embedded bus, or with ``--redis``: ``BENCH_REDIS_URL`` if set (never flushed: give it
+   a database of its own), else a ``redis-server`` of its own on a chosen port.
+2. Creates ``--games`` money sessions without a cube (each turn is exactly one ``move``
+   message: the server rolls), with ``--spectators`` spectators each (2 players + 2
+   spectators = 4 sockets per game: 500 games, 2000 sockets).
+3. **Fan-out cost**: with 100 sockets connected to one process, then with all of them, plays
+   ``--fanout-rate`` moves/s on the same 25 games and prints the process's CPU per move
+   (its CPU while moving less its idle CPU over as long, from ``/proc/<pid>/stat``).
+4. **One process**: every socket on process 1; steps the move rate through ``--rates`` and
+   prints, per step, p50/p99 move-to-every-socket latency, errors, losses and the web
+   process's CPU per move, then the highest rate that held (p99 < 100 ms, no errors, no
+   loss, at least 90% of the rate sustained). It stops at the first step that fails.
+5. **N processes** (``--servers`` > 1): the sockets reconnect, split over every process
+   (a game's sockets land on different processes, as behind a proxy); the same search; the
+   capacity ratio to one process.
 
-Prints median / p90 / p99 / max latency for moves (last receiver and first receiver) and for
-the echo floor, moves per second sustained, and errors. Exit status 0 even when targets are
-missed (it is a measurement); ``--check`` makes it 1 when p99 >= 150 ms or the median is
-3x the echo floor or more.
+A move's latency runs from sending it to the moment the last of that game's sockets has
+the ``move`` event. Exit status 0 even when a target is missed (it is a measurement).
+The client runs in this one process: its own CPU share is printed, so a saturated client
+is seen, not mistaken for a slow server.
 """
 
 from __future__ import annotations
@@ -37,24 +38,23 @@ import asyncio
 import json
 import os
 import random
-import shutil
-import socket
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PYTHON = sys.executable
-DAPHNE = str(Path(sys.executable).parent / "daphne")
-DEFAULT_REDIS = "redis://127.0.0.1:6379/14"
-PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
-PG_BENCH_DB = "ws_bench"
+sys.path.insert(0, str(ROOT))
+
+from tests.live import RedisServer, Site, choose_ports  # noqa: E402
+
+LATENCY_LIMIT = 0.100  # p99 move -> every socket
+LOST_AFTER = 5.0  # seconds: a move not everywhere by then is lost
+FANOUT_GAMES = 25  # x 4 sockets = the 100-socket side of the fan-out comparison
+TARGETS = {"sqlite": (5.0, 100), "postgres": (3.5, 150)}  # CPU ms per move, moves/s with 2000 sockets
 
 SETUP = r"""
-import json, sys
+import json
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import transaction
@@ -62,14 +62,13 @@ from games import services
 from games.dice import ScriptedDice
 from games.models import Game
 
-N, SPECTATORS = int(sys.argv[1]), int(sys.argv[2])
+N, SPECTATORS = %d, %d
 
 def session_for(player):
-    user = player.user
     s = SessionStore()
-    s[SESSION_KEY] = str(user.pk)
+    s[SESSION_KEY] = str(player.user.pk)
     s[BACKEND_SESSION_KEY] = "games.auth.ActivePlayerBackend"
-    s[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    s[HASH_SESSION_KEY] = player.user.get_session_auth_hash()
     s.create()
     return s.session_key
 
@@ -80,147 +79,140 @@ for i in range(N):
         black = services.player_register(username=f"bb{i}", password=None)
         watchers = [services.player_register(username=f"bs{i}_{k}", password=None) for k in range(SPECTATORS)]
     match = services.match_create(creator=white, length=0, cube=False)
-    with services.use_dice(ScriptedDice([(3,), (1,)] if i % 2 == 0 else [(1,), (3,)])):
+    with services.use_dice(ScriptedDice([(3,), (1,)] if i %% 2 == 0 else [(1,), (3,)])):
         services.match_join(player=black, match_id=match.pk)
     game = Game.objects.get(match=match)
-    out.append({"game": game.pk, "version": game.version,
-                "sessions": {"white": session_for(white), "black": session_for(black),
-                             **{f"spectator{k}": session_for(w) for k, w in enumerate(watchers)}}})
-print("SETUP " + json.dumps(out))
+    out.append({"game": game.pk, "sessions": {"white": session_for(white), "black": session_for(black),
+                **{f"spectator{k}": session_for(w) for k, w in enumerate(watchers)}}})
+print("RESULT " + json.dumps(out))
 """
 
 
-# -- servers ---------------------------------------------------------------------------------------
+# -- measuring ---------------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_port(port: int, proc, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"daphne on {port} exited with {proc.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit(f"daphne on {port} did not start in {timeout} s")
-
-
-def redis_ok(url: str) -> bool:
-    try:
-        import redis
-
-        client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
-        try:
-            client.ping()
-            return True
-        finally:
-            client.close()
-    except Exception:  # noqa: BLE001
-        return False
-
-
-def flush_redis(url: str) -> None:
-    import redis
-
-    client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=10)
-    try:
-        client.flushdb()
-    finally:
-        client.close()
-
-
-def postgres_database(args):
-    """(DATABASE_URL, cleanup) for --db postgres."""
-    if os.environ.get("DATABASE_URL"):
-        return os.environ["DATABASE_URL"], lambda: None
-    import psycopg
-
-    def drop():
-        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {PG_BENCH_DB} WITH (FORCE)")
-
-    drop()
-    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {PG_BENCH_DB}")
-    return PG_ADMIN.rsplit("/", 1)[0] + "/" + PG_BENCH_DB, drop
-
-
-# -- clients ---------------------------------------------------------------------------------------
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (``/proc/<pid>/stat``)."""
+    with open(f"/proc/{pid}/stat") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def pct(values, p):
     if not values:
         return float("nan")
     values = sorted(values)
-    k = min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))
-    return values[k]
+    return values[min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))]
 
 
-def describe(name, seconds):
-    ms = [s * 1000 for s in seconds]
-    if not ms:
-        return f"{name:<34} no samples"
-    return (f"{name:<34} n={len(ms):<6} median {statistics.median(ms):7.2f} ms   p90 {pct(ms, 90):7.2f}   "
-            f"p99 {pct(ms, 99):7.2f}   max {max(ms):7.2f}")
+class Step:
+    """One rate held for a while: what was sent, what arrived, what it cost."""
+
+    def __init__(self, rate: float):
+        self.rate, self.sent, self.latency = rate, 0, []
+        self.errors: dict = {}
+        self.lost = 0
+        self.elapsed = 1.0
+        self.cpu = []  # CPU seconds of each web process over the step
+        self.client_cpu = 0.0
+
+    @property
+    def sustained(self) -> float:
+        return len(self.latency) / self.elapsed
+
+    def cpu_ms_per_move(self) -> float:
+        return 1000 * sum(self.cpu) / max(1, len(self.latency))
+
+    def holds(self) -> bool:
+        return (not self.errors and not self.lost and pct(self.latency, 99) < LATENCY_LIMIT
+                and self.sustained >= 0.9 * self.rate)
+
+    def line(self) -> str:
+        ms = [x * 1000 for x in self.latency]
+        return (f"  {self.rate:6.0f}/s  sustained {self.sustained:6.1f}/s  p50 {pct(ms, 50):7.1f} ms  "
+                f"p99 {pct(ms, 99):7.1f} ms  CPU/move {self.cpu_ms_per_move():6.2f} ms "
+                f"({' + '.join(f'{c / self.elapsed:.0%}' for c in self.cpu)} of a core)  "
+                f"client {self.client_cpu / self.elapsed:.0%}  errors {self.errors or 0}  lost {self.lost}  "
+                f"{'holds' if self.holds() else 'FAILS'}")
+
+
+# -- the clients ----------------------------------------------------------------------------------------
 
 
 class Game:
     def __init__(self, spec, roles):
         self.id = spec["game"]
+        self.sessions = spec["sessions"]
         self.roles = roles
         self.sockets = {}
-        self.ready = None  # (role, version, play) when the player on roll has its legal plays
-        self.pending = None  # (version, t0, set of roles still to receive, first receive time)
+        self.ready = None  # (role, game id, version, play) when the player on roll has its plays
+        self.pending = None  # [game id, version, t0, roles still to receive]
 
 
-class Bench:
-    def __init__(self, args, ports, specs):
-        self.args, self.ports = args, ports
-        roles = ["white", "black"] + [f"spectator{k}" for k in range(args.spectators)]
+class Clients:
+    def __init__(self, specs, spectators: int, ports_of: list, pids: list):
+        roles = ["white", "black"] + [f"spectator{k}" for k in range(spectators)]
         self.games = [Game(s, roles) for s in specs]
-        self.specs = {s["game"]: s for s in specs}
-        self.latency, self.first = [], []
-        self.errors = {}
-        self.stale_ticks = 0
-        self.sent = 0
+        self.ports, self.pids = ports_of, pids
         self.rng = random.Random(7)
-        self.closed = 0
+        self.step = None
+        self.readers = []
+        self.stray_errors: dict = {}
 
-    def error(self, what):
-        self.errors[what] = self.errors.get(what, 0) + 1
+    def error(self, what: str) -> None:
+        target = self.step.errors if self.step is not None else self.stray_errors
+        target[what] = target.get(what, 0) + 1
 
-    async def connect_all(self):
+    async def connect(self, games, ports) -> None:
+        """Open every socket of ``games``, round robin over ``ports``; wait until every game's
+        player on roll has its legal plays (bounded)."""
         from websockets.asyncio.client import connect
 
-        sem = asyncio.Semaphore(50)
-        n = 0
+        sem = asyncio.Semaphore(10)
+        count = 0
 
-        async def one(game, role, index):
-            port = self.ports[index % len(self.ports)]
-            session = self.specs[game.id]["sessions"][role]
-            async with sem:
-                ws = await connect(f"ws://127.0.0.1:{port}/ws/games/{game.id}/",
-                                   additional_headers={"Cookie": f"sessionid={session}",
-                                                       "Origin": f"http://127.0.0.1:{port}"},
-                                   open_timeout=60, max_queue=None, compression=None)
+        async def one(game, role, port):
+            ws = None
+            for _attempt in range(3):  # a server busy with many handshakes may drop one: try again
+                async with sem:
+                    try:
+                        ws = await connect(f"ws://127.0.0.1:{port}/ws/games/{game.id}/",
+                                           additional_headers={"Cookie": f"sessionid={game.sessions[role]}",
+                                                               "Origin": f"http://127.0.0.1:{port}"},
+                                           open_timeout=60, max_queue=None, compression=None)
+                        break
+                    except Exception as exc:  # noqa: BLE001 - counted
+                        failed = f"connect {type(exc).__name__}"
+            if ws is None:
+                self.stray_errors[failed] = self.stray_errors.get(failed, 0) + 1
+                return
             game.sockets[role] = ws
-            asyncio.get_running_loop().create_task(self.reader(game, role, ws))
+            self.readers.append(asyncio.get_running_loop().create_task(self.reader(game, role, ws)))
 
-        tasks = []
-        for game in self.games:
+        jobs = []
+        for game in games:
+            game.ready = game.pending = None
             for role in game.roles:
-                tasks.append(one(game, role, n))
-                n += 1
-        await asyncio.gather(*tasks)
+                jobs.append(one(game, role, ports[count % len(ports)]))
+                count += 1
+        await asyncio.gather(*jobs)
+        deadline = time.monotonic() + 60
+        while not all(g.ready for g in games) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        if not all(g.ready for g in games):
+            self.stray_errors["games never ready"] = sum(1 for g in games if not g.ready)
+        await self.settle()
 
-    async def reader(self, game, role, ws):
+    async def close(self) -> None:
+        await asyncio.gather(*(ws.close() for g in self.games for ws in g.sockets.values()), return_exceptions=True)
+        for task in self.readers:
+            task.cancel()
+        await asyncio.gather(*self.readers, return_exceptions=True)
+        self.readers = []
+        for game in self.games:
+            game.sockets, game.ready, game.pending = {}, None, None
+
+    async def reader(self, game, role, ws) -> None:
         try:
             async for raw in ws:
                 now = time.perf_counter()
@@ -230,223 +222,222 @@ class Bench:
                     self.error(f"error {m['d'].get('code')}")
                     continue
                 if t == "snapshot":
-                    d = m["d"]
-                    if d.get("actor") == role and d.get("phase") == "move" and d.get("legalMoves") is not None:
-                        game.ready = (role, m["v"], self.pick(d["legalMoves"]))
+                    m["game"], legal = m["d"]["game"], m["d"].get("legalMoves")
+                else:
+                    legal = m.get("legalMoves")
+                gid = m.get("game")
+                if gid is None:
                     continue
-                if m.get("game") != game.id and t in ("move", "roll"):
-                    continue
-                if t == "move":
-                    p = game.pending
-                    if p is not None and m["v"] == p[0] and role in p[2]:
-                        p[2].discard(role)
-                        if p[3] is None:
-                            game.pending = p = (p[0], p[1], p[2], now)
-                        if not p[2]:
-                            self.latency.append(now - p[1])
-                            self.first.append(p[3] - p[1])
-                            game.pending = None
-                if "legalMoves" in m:
-                    game.ready = (role, m["v"], self.pick(m["legalMoves"]))
+                if gid > game.id:
+                    game.id = gid  # the session's next game
+                p = game.pending
+                if t == "move" and p is not None and gid == p[0] and m["v"] == p[1] and role in p[3]:
+                    p[3].discard(role)
+                    if not p[3]:
+                        if self.step is not None:
+                            self.step.latency.append(now - p[2])
+                        game.pending = None
+                if legal is not None and gid == game.id and (m.get("state") or m["d"]).get("actor") == role:
+                    game.ready = (role, gid, m["v"], self.rng.choice(legal) if legal else [])
+        except asyncio.CancelledError:
+            raise
         except Exception as exc:  # noqa: BLE001 - counted, the run goes on
             self.error(f"socket {type(exc).__name__}")
-        finally:
-            self.closed += 1
 
-    def pick(self, plays):
-        return self.rng.choice(plays) if plays else []
-
-    async def drive(self):
-        interval = 1.0 / self.args.rate
+    async def run_step(self, games, rate: float, duration: float) -> Step:
+        """Send ``rate`` moves/s for ``duration`` s, round robin over the ready ``games``."""
+        step = self.step = Step(rate)
         loop = asyncio.get_running_loop()
-        start = loop.time()
-        end = start + self.args.duration
-        tick = start
-        cursor = 0
-        n = len(self.games)
-        while loop.time() < end:
-            tick += interval
-            for step in range(n):  # the next game that can move (bounded by the number of games)
-                game = self.games[(cursor + step) % n]
-                if game.ready is not None and game.pending is None:
-                    cursor = (cursor + step + 1) % n
-                    role, version, play = game.ready
-                    game.ready = None
-                    receivers = set(game.roles)
-                    game.pending = (version + 1, time.perf_counter(), receivers, None)
-                    await game.sockets[role].send(json.dumps({"t": "move", "d": {"moves": play}, "v": version}))
-                    self.sent += 1
-                    break
-            else:
-                self.stale_ticks += 1
-            await asyncio.sleep(max(0.0, tick - loop.time()))
-        elapsed = loop.time() - start
-        # Let the last moves arrive (bounded).
-        for _ in range(500):
-            if not any(g.pending for g in self.games):
-                break
-            await asyncio.sleep(0.01)
-        lost = sum(1 for g in self.games if g.pending)
-        if lost:
-            self.errors["moves not received by everyone"] = lost
-        return elapsed
-
-    async def echo(self, sockets, rate, duration):
-        from websockets.asyncio.client import connect
-
-        conns = []
-        for i in range(sockets):
-            port = self.ports[i % len(self.ports)]
-            conns.append(await connect(f"ws://127.0.0.1:{port}/ws/bench/echo/",
-                                       additional_headers={"Origin": f"http://127.0.0.1:{port}"},
-                                       open_timeout=30, compression=None))
-        rtts = []
-        payload = json.dumps({"t": "move", "d": {"moves": [{"from": 8, "to": 5}, {"from": 6, "to": 5}]}, "v": 10})
-
-        async def one(ws):
-            t0 = time.perf_counter()
-            await ws.send(payload)
-            await asyncio.wait_for(ws.recv(), timeout=10)
-            rtts.append(time.perf_counter() - t0)
-
-        loop = asyncio.get_running_loop()
-        interval = 1.0 / rate
-        start = loop.time()
-        tick = start
-        tasks = []
-        i = 0
+        cpu0, client0 = [cpu_seconds(pid) for pid in self.pids], time.process_time()
+        start = tick = loop.time()
+        cursor, n = 0, len(games)
         while loop.time() < start + duration:
-            tick += interval
-            tasks.append(loop.create_task(one(conns[i % len(conns)])))
-            i += 1
+            tick += 1.0 / rate
+            for k in range(n):
+                game = games[(cursor + k) % n]
+                if game.ready is not None and game.pending is None:
+                    cursor = (cursor + k + 1) % n
+                    role, gid, version, play = game.ready
+                    game.ready = None
+                    game.pending = [gid, version + 1, time.perf_counter(), set(game.roles)]
+                    await game.sockets[role].send(json.dumps({"t": "move", "d": {"moves": play}, "v": version,
+                                                              "game": gid}))
+                    step.sent += 1
+                    break
             await asyncio.sleep(max(0.0, tick - loop.time()))
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await asyncio.gather(*(ws.close() for ws in conns), return_exceptions=True)
-        return rtts
+        step.elapsed = loop.time() - start
+        deadline = loop.time() + LOST_AFTER
+        while any(g.pending for g in games) and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+        step.cpu = [cpu_seconds(pid) - c for pid, c in zip(self.pids, cpu0)]
+        step.client_cpu = time.process_time() - client0
+        for game in games:
+            if game.pending is not None:
+                step.lost += 1
+                game.pending = None
+        self.step = None
+        return step
+
+    async def settle(self, limit: float = 180.0) -> None:
+        """Wait (bounded) until the web processes are idle: a socket's handshake is done
+        before its connect work is (catch-up, presence), and a step must not start behind a
+        backlog of it."""
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            used = [cpu_seconds(pid) for pid in self.pids]
+            await asyncio.sleep(1.0)
+            if all(cpu_seconds(pid) - u < 0.15 for pid, u in zip(self.pids, used)):
+                return
+
+    async def idle_cpu(self, pid: int, seconds: float) -> float:
+        """CPU seconds ``pid`` spends over ``seconds`` with no moves (its sockets just connected)."""
+        c0 = cpu_seconds(pid)
+        await asyncio.sleep(seconds)
+        return cpu_seconds(pid) - c0
 
 
-# -- main ------------------------------------------------------------------------------------------
+# -- the phases -------------------------------------------------------------------------------------------
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--spectators", type=int, default=2, help="per game")
-    parser.add_argument("--rate", type=float, default=20.0, help="moves per second, all games together")
-    parser.add_argument("--duration", type=float, default=30.0, help="seconds of moves")
-    parser.add_argument("--echo-duration", type=float, default=10.0)
-    parser.add_argument("--servers", type=int, default=1, help="Daphne processes")
-    parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
-    parser.add_argument("--redis", default=os.environ.get("REDIS_URL") or DEFAULT_REDIS)
-    parser.add_argument("--debug", action="store_true", help="run the servers with DJANGO_DEBUG=1")
-    parser.add_argument("--keep", action="store_true", help="keep the temporary directory (server logs)")
-    parser.add_argument("--check", action="store_true", help="exit 1 when the targets are missed")
-    args = parser.parse_args(argv)
+async def fanout(clients: Clients, ports, pid, rate, duration) -> tuple:
+    """CPU ms per move of one process with 100 sockets, then with every socket connected."""
+    few = clients.games[:FANOUT_GAMES]
+    out = []
+    for games in (few, clients.games[FANOUT_GAMES:]):
+        await clients.connect(games, ports[:1])
+        sockets = sum(len(g.sockets) for g in clients.games)
+        idle = await clients.idle_cpu(pid, duration)
+        step = await clients.run_step(few, rate, duration)
+        net = 1000 * max(0.0, step.cpu[0] - idle * step.elapsed / duration) / max(1, len(step.latency))
+        print(f"  {sockets:5d} sockets: {len(step.latency)} moves at {rate:g}/s, CPU/move {step.cpu_ms_per_move():.2f} ms, "
+              f"less idle ({1000 * idle / duration:.1f} ms/s) {net:.2f} ms; errors {step.errors or 0}, lost {step.lost}")
+        out.append((sockets, net, step))
+    return out
 
-    tmp = Path(tempfile.mkdtemp(prefix="ws_bench_"))
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "backgammon_site.settings",
-           "DJANGO_DEBUG": "1" if args.debug else "0",
-           # Production settings (DEBUG off: no query log); plain ws:// on loopback, so no SSL redirect.
-           "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY") or "ws-bench-" + "x" * 50,
-           "DJANGO_SECURE_SSL_REDIRECT": "0",
-           "GAMES_SWEEP_INTERVAL": "0", "GAMES_BENCH_ECHO": "1", "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-           "DJANGO_LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1"}
-    cleanup_db = lambda: None  # noqa: E731
-    if args.db == "sqlite":
-        env.pop("DATABASE_URL", None)
-        env["SQLITE_PATH"] = str(tmp / "bench.sqlite3")
+
+async def search(clients: Clients, rates, duration) -> tuple:
+    """Step the rate up; returns (highest rate that held or 0, the steps run)."""
+    best, steps = None, []
+    for rate in rates:
+        step = await clients.run_step(clients.games, rate, duration)
+        steps.append(step)
+        print(step.line(), flush=True)
+        if not step.holds():
+            break
+        best = step
+    return best, steps
+
+
+async def bench(args, site) -> dict:
+    specs = site.setup_specs
+    pids = [proc.popen.pid for proc in site.webs]
+    ports = [proc.port for proc in site.webs]
+    clients = Clients(specs, args.spectators, ports, pids)
+    result = {"steps": [], "fanout": None}
+    if args.fanout and len(clients.games) > FANOUT_GAMES:
+        print(f"\nfan-out cost on one process ({args.fanout_rate:g} moves/s on {FANOUT_GAMES} games):")
+        result["fanout"] = await fanout(clients, ports, pids[0], args.fanout_rate, args.fanout_duration)
+        (_, small, _), (_, large, _) = result["fanout"]
+        print(f"  ratio {large / small if small else float('nan'):.2f} (target: within 20%)")
     else:
-        env["DATABASE_URL"], cleanup_db = postgres_database(args)
-    use_redis = redis_ok(args.redis)
-    if use_redis:
-        env["REDIS_URL"] = args.redis
-        flush_redis(args.redis)
-    else:
-        env.pop("REDIS_URL", None)
-        if args.servers > 1:
-            raise SystemExit("several servers need Redis (--redis URL)")
-        print(f"! Redis not reachable at {args.redis}: in-memory channel layer, one server")
-
-    procs = []
-    try:
-        t = time.monotonic()
-        subprocess.run([PYTHON, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
-                       capture_output=True, timeout=300)
-        setup = SETUP.replace("sys.argv[1]", str(args.games)).replace("sys.argv[2]", str(args.spectators))
-        out = subprocess.run([PYTHON, "manage.py", "shell", "-c", setup],
-                             cwd=ROOT, env=env, check=True, capture_output=True, text=True, timeout=600).stdout
-        specs = json.loads(next(line for line in out.splitlines() if line.startswith("SETUP "))[6:])
-        print(f"setup: {len(specs)} games on {args.db} in {time.monotonic() - t:.1f} s")
-
-        app = "backgammon_site.asgi:application"  # serves /ws/bench/echo/ with GAMES_BENCH_ECHO=1
-        ports = [free_port() for _ in range(args.servers)]
-        for port in ports:
-            log = open(tmp / f"daphne-{port}.log", "wb")
-            procs.append(subprocess.Popen([DAPHNE, "-b", "127.0.0.1", "-p", str(port), app],
-                                          cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
-            log.close()
-        for port, proc in zip(ports, procs):
-            wait_for_port(port, proc)
-        print(f"servers: {len(ports)} x daphne {app} on {ports}; channel layer: "
-              f"{'redis ' + args.redis if use_redis else 'in-memory'}; database: {args.db}")
-
-        result = asyncio.run(run(args, ports, specs))
-    finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        if use_redis:
-            flush_redis(args.redis)
-        cleanup_db()
-        logs = sorted(tmp.glob("daphne-*.log"))
-        tracebacks = sum(p.read_text(errors="replace").count("Traceback") for p in logs)
-        if tracebacks:
-            print(f"! {tracebacks} tracebacks in the server logs ({tmp})")
-        if args.keep or tracebacks:
-            print(f"logs kept in {tmp}")
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
+        await clients.connect(clients.games, ports[:1])
+    sockets = sum(len(g.sockets) for g in clients.games)
+    print(f"\none process, {len(clients.games)} games, {sockets} sockets:", flush=True)
+    one, steps = await search(clients, args.rates, args.step_duration)
+    result["steps"] += steps
+    result["one"] = one
+    if len(ports) > 1:
+        await clients.close()
+        await clients.connect(clients.games, ports)
+        print(f"\n{len(ports)} processes, sockets split between them:", flush=True)
+        many, steps = await search(clients, args.rates, args.step_duration)
+        result["steps"] += steps
+        result["many"] = many
+    await clients.close()
+    result["stray_errors"] = clients.stray_errors
     return result
 
 
-async def run(args, ports, specs):
-    bench = Bench(args, ports, specs)
-    t = time.monotonic()
-    await bench.connect_all()
-    sockets = sum(len(g.sockets) for g in bench.games)
-    # Every game's player on roll has its legal plays before the clock starts (bounded wait).
-    for _ in range(3000):
-        if all(g.ready for g in bench.games):
-            break
-        await asyncio.sleep(0.01)
-    print(f"connected {sockets} sockets in {time.monotonic() - t:.1f} s "
-          f"({sum(1 for g in bench.games if g.ready)}/{len(bench.games)} games ready)")
+def report(args, result) -> None:
+    cpu_target, rate_target = TARGETS[args.db]
+    one = result.get("one")
+    layer = "Redis" if args.redis else "embedded"
+    print(f"\nsummary ({args.db} + {layer} bus, {len(args.rates)} rates tried, {args.step_duration:g} s a step):")
+    if one is None:
+        print("  one process: no rate held")
+    else:
+        print(f"  one process: {one.rate:g} moves/s held (p99 {pct(one.latency, 99) * 1000:.1f} ms), "
+              f"CPU/move {one.cpu_ms_per_move():.2f} ms; targets >= {rate_target} moves/s: "
+              f"{'yes' if one.rate >= rate_target else 'NO'}, <= {cpu_target} ms: "
+              f"{'yes' if one.cpu_ms_per_move() <= cpu_target else 'NO'}")
+    if "many" in result:
+        many = result["many"]
+        ratio = (many.rate if many else 0) / one.rate if one else float("nan")
+        print(f"  {args.servers} processes: {many.rate if many else 0:g} moves/s held; capacity ratio to one "
+              f"process {ratio:.2f}")
+    if result["fanout"]:
+        (n1, small, _), (n2, large, _) = result["fanout"]
+        ok = small and abs(large - small) <= 0.2 * small
+        print(f"  fan-out CPU/move {small:.2f} ms at {n1} sockets, {large:.2f} ms at {n2}: "
+              f"{'within' if ok else 'NOT within'} 20%")
+    if result["stray_errors"]:
+        print(f"  errors outside the steps: {result['stray_errors']}")
 
-    echo = await bench.echo(min(len(bench.games), 200), args.rate, args.echo_duration)
-    elapsed = await bench.drive()
-    moves = len(bench.latency)
-    print()
-    print(f"games {len(bench.games)}, sockets {sockets} ({2 + args.spectators} per game), "
-          f"servers {len(ports)}, database {args.db}, DEBUG {'on' if args.debug else 'off'}, target {args.rate:g} moves/s for {args.duration:g} s")
-    print(describe("echo floor (round trip)", echo))
-    print(describe("move -> every socket of the game", bench.latency))
-    print(describe("move -> first socket", bench.first))
-    print(f"moves sent {bench.sent}, received by everyone {moves}, sustained {moves / elapsed:.1f} moves/s; "
-          f"ticks with no game ready {bench.stale_ticks}")
-    print(f"errors: {bench.errors or 'none'}")
-    med_echo = statistics.median(echo) if echo else float("nan")
-    med = statistics.median(bench.latency) if bench.latency else float("nan")
-    p99 = pct(bench.latency, 99)
-    ok = p99 < 0.150 and med < 3 * med_echo and not bench.errors
-    print(f"targets: p99 < 150 ms: {'yes' if p99 < 0.150 else 'NO'} ({p99 * 1000:.1f} ms); "
-          f"median < 3x echo: {'yes' if med < 3 * med_echo else 'NO'} ({med / med_echo:.2f}x)")
-    await asyncio.gather(*(ws.close() for g in bench.games for ws in g.sockets.values()), return_exceptions=True)
-    return 0 if ok or not args.check else 1
+
+def main(argv=None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--spectators", type=int, default=2, help="per game (plus its 2 players)")
+    parser.add_argument("--servers", type=int, default=1, help="Daphne processes")
+    parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--redis", action="store_true",
+                        help="the Redis bus: BENCH_REDIS_URL if set (never flushed), else a redis-server of our own")
+    parser.add_argument("--port", type=int, default=18700, help="the first port to try (servers, then Redis)")
+    parser.add_argument("--rates", default="25,50,75,100,125,150,175,200,250,300",
+                        type=lambda s: [float(x) for x in s.split(",")], help="moves/s to step through")
+    parser.add_argument("--step-duration", type=float, default=8.0)
+    parser.add_argument("--no-fanout", dest="fanout", action="store_false")
+    parser.add_argument("--fanout-rate", type=float, default=20.0)
+    parser.add_argument("--fanout-duration", type=float, default=5.0)
+    parser.add_argument("--keep", action="store_true", help="keep the temporary directory (server logs)")
+    args = parser.parse_args(argv)
+
+    tmp = Path(tempfile.mkdtemp(prefix="ws_bench_"))
+    ports = choose_ports(args.port, args.servers + 1)
+    env = {"DJANGO_DEBUG": "0", "DJANGO_SECURE_SSL_REDIRECT": "0", "DJANGO_LOG_LEVEL": "WARNING",
+           "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY") or "ws-bench-" + "x" * 50,
+           "GAMES_SWEEP_INTERVAL": "0"}
+    redis = None
+    if args.redis:
+        env["REDIS_URL"] = os.environ.get("BENCH_REDIS_URL") or ""
+        if not env["REDIS_URL"]:
+            redis = RedisServer(ports[-1], tmp)
+            redis.start()
+            env["REDIS_URL"] = redis.url
+    site = Site(tmp, webs=args.servers, postgres=args.db == "postgres", env=env, ports=ports[:args.servers])
+    try:
+        t = time.monotonic()
+        site.start()
+        site.setup_specs = site.shell(SETUP % (args.games, args.spectators), timeout=1800)
+        print(f"setup: {args.games} games on {args.db} in {time.monotonic() - t:.0f} s; {args.servers} Daphne on "
+              f"{[w.port for w in site.webs]}; bus {env.get('REDIS_URL') or 'embedded (unix datagrams)'}", flush=True)
+        result = asyncio.run(bench(args, site))
+        report(args, result)
+    finally:
+        site.stop()
+        if redis is not None:
+            redis.stop()
+        broken = site.tracebacks()
+        if broken:
+            print(f"! tracebacks in the logs of {broken} ({tmp})")
+        print(f"logs in {tmp}" if args.keep or broken else "", end="")
+        if not (args.keep or broken):
+            import shutil
+
+            shutil.rmtree(tmp, ignore_errors=True)
+    result["tracebacks"] = broken
+    return result
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

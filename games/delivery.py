@@ -29,8 +29,8 @@ from .services.lobby import lobby_version
 
 logger = logging.getLogger(__name__)
 
-_games: dict = {}  # consumer -> the game it follows (its channel name is the key for nudges)
-_lobbies: set = set()
+_games: dict = {}  # consumer -> what the previous round read for it: (game id, version, newer game?)
+_lobbies: dict = {}  # lobby consumer -> the lobby version the previous round read
 _chouettes: set = set()  # chouette sockets (``chouette_id``, ``sent``)
 _task = None
 
@@ -45,12 +45,12 @@ def heartbeat_every() -> float:
 
 def watch(consumer) -> None:
     """Check ``consumer`` (a game socket with ``game_id``, ``sent``, ``channel_name``) from now on."""
-    _games[consumer] = True
+    _games[consumer] = None
     _start()
 
 
 def watch_lobby(consumer) -> None:
-    _lobbies.add(consumer)
+    _lobbies[consumer] = None
     _start()
 
 
@@ -61,7 +61,7 @@ def watch_chouette(consumer) -> None:
 
 def unwatch(consumer) -> None:
     _games.pop(consumer, None)
-    _lobbies.discard(consumer)
+    _lobbies.pop(consumer, None)
     _chouettes.discard(consumer)
 
 
@@ -106,7 +106,12 @@ def _read(game_ids: list, want_lobby: bool) -> tuple:
 
 
 async def check() -> int:
-    """One round: nudge every socket that is behind. Returns how many were nudged."""
+    """One round: nudge every socket that is still behind what the *previous* round read
+    (an event committed at least one interval ago and not sent: lost, not in flight).
+    A socket merely behind now is remembered, not nudged, and so is one with messages
+    waiting in the channel layer: under load the sockets of a busy process lag, and
+    resending to each of them from the database would only add load (issue 16). So a lost event is resent within two intervals. Returns how many
+    were nudged."""
     consumers = [c for c in list(_games) if getattr(c, "game_id", None) is not None]
     lobbies = list(_lobbies)
     nudged = await _check_chouettes()
@@ -119,11 +124,20 @@ async def check() -> int:
         if found is None:
             continue
         version, status, match_id = found
-        if version > consumer.sent or (status == Game.FINISHED and match_id in newer):
+        seen = (consumer.game_id, version, status == Game.FINISHED and match_id in newer)
+        before = _games.get(consumer)
+        if consumer in _games:
+            _games[consumer] = seen
+        if _in_flight(consumer):
+            continue  # it has messages waiting: it reads them, and a gap in them, itself
+        if before is not None and before[0] == consumer.game_id and (before[1] > consumer.sent or before[2]):
             nudged += 1
             await _nudge(consumer, {"type": "delivery.check"})
     for consumer in lobbies:
-        if lobby is not None and lobby > consumer.version:
+        before = _lobbies.get(consumer)
+        if consumer in _lobbies:
+            _lobbies[consumer] = lobby
+        if before is not None and before > consumer.version:
             nudged += 1
             await _nudge(consumer, {"type": "delivery.check"})
     return nudged
@@ -145,6 +159,13 @@ async def _check_chouettes() -> int:
             nudged += 1
             await _nudge(consumer, {"type": "delivery.check"})
     return nudged
+
+
+def _in_flight(consumer) -> bool:
+    """Whether the channel layer holds messages for ``consumer`` not yet handled (a busy
+    process's sockets lag; reading the database for each of them would only add load)."""
+    pending = getattr(consumer.channel_layer, "pending", None)
+    return pending is not None and pending(consumer.channel_name) > 0
 
 
 async def _nudge(consumer, message: dict) -> None:

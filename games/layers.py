@@ -75,6 +75,7 @@ class FanoutLayer(BaseChannelLayer):
         self.channels: dict = {}  # channel name -> asyncio.Queue
         self.received: dict = {}  # channel name -> monotonic time its receiver last took a message
         self.groups: dict = {}  # group -> {channel name: None}, in joining order
+        self.member_of: dict = {}  # channel name -> set of its groups (no scan of every group)
         self.dropped = 0  # messages a full channel could not take (counted, logged now and then)
 
     # -- the loop this layer serves --------------------------------------------------------------
@@ -83,7 +84,7 @@ class FanoutLayer(BaseChannelLayer):
         if loop is self.loop:
             return
         # A new event loop (a test's, or the first one): queues of an old loop cannot be used.
-        self.channels, self.received, self.groups = {}, {}, {}
+        self._forget_all()
         if self.bus is not None:
             self.bus.close()
         self.loop = loop
@@ -130,8 +131,16 @@ class FanoutLayer(BaseChannelLayer):
                 self.channels.pop(channel, None)
                 self.received.pop(channel, None)
 
+    def pending(self, channel: str) -> int:
+        """Messages waiting for ``channel``'s receiver (in flight, not lost)."""
+        queue = self.channels.get(channel)
+        return queue.qsize() if queue is not None else 0
+
     def _in_groups(self, channel: str) -> bool:
-        return any(channel in members for members in self.groups.values())
+        return channel in self.member_of
+
+    def _forget_all(self) -> None:
+        self.channels, self.received, self.groups, self.member_of = {}, {}, {}, {}
 
     async def group_add(self, group: str, channel: str) -> None:
         self.require_valid_group_name(group)
@@ -143,6 +152,7 @@ class FanoutLayer(BaseChannelLayer):
             if self.bus is not None:
                 await self.bus.subscribe(group)  # subscribed before the caller reads the group's state
         members[channel] = None
+        self.member_of.setdefault(channel, set()).add(group)
         self.received.setdefault(channel, time.monotonic())
 
     async def group_discard(self, group: str, channel: str) -> None:
@@ -160,6 +170,11 @@ class FanoutLayer(BaseChannelLayer):
         if members is None:
             return
         members.pop(channel, None)
+        joined = self.member_of.get(channel)
+        if joined is not None:
+            joined.discard(group)
+            if not joined:
+                del self.member_of[channel]
         if not members:
             del self.groups[group]
             if self.bus is not None:
@@ -174,7 +189,7 @@ class FanoutLayer(BaseChannelLayer):
             self.bus.publish("g", group, message)
 
     async def flush(self) -> None:
-        self.channels, self.received, self.groups = {}, {}, {}
+        self._forget_all()
 
     async def close(self) -> None:
         if self.bus is not None:
@@ -199,7 +214,7 @@ class FanoutLayer(BaseChannelLayer):
                     logger.warning("channel %s is full: dropped a message for %s (%d dropped so far)",
                                    channel, group, self.dropped)
                 if now - self.received.get(channel, now) > self.expiry:
-                    for name in [g for g, m in self.groups.items() if channel in m]:
+                    for name in list(self.member_of.get(channel, ())):
                         self._discard(name, channel)
                     self.channels.pop(channel, None)
                     self.received.pop(channel, None)

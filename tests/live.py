@@ -35,6 +35,23 @@ DAPHNE_FLAGS = ["--websocket-max-message-size", "65536", "--websocket-max-frame-
 PG_ADMIN = os.environ.get("TEST_DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
 
 
+def choose_ports(base: int, n: int) -> list:
+    """``n`` ports from ``base`` upward that nothing listens on now (chosen, not random: a
+    benchmark's servers are found at known ports)."""
+    ports, port = [], base
+    while len(ports) < n:
+        if port > 65535:
+            raise RuntimeError(f"no {n} free ports from {base}")
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+                ports.append(port)
+            except OSError:
+                pass
+        port += 1
+    return ports
+
+
 def wait_for_port(port: int, proc, log: Path, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -91,7 +108,8 @@ class Site:
     """Web processes and workers of the site on one database (and Redis when given)."""
 
     def __init__(self, tmp: Path, *, webs: int = 1, workers: int = 0, postgres: bool = False,
-                 redis_url: str | None = None, env: dict | None = None, worker_threads: int = 2):
+                 redis_url: str | None = None, env: dict | None = None, worker_threads: int = 2,
+                 ports: list | None = None):
         self.tmp = Path(tmp)
         self.tmp.mkdir(parents=True, exist_ok=True)
         self.pg_db = f"live_{secrets.token_hex(4)}" if postgres else None
@@ -108,11 +126,12 @@ class Site:
             self.env["DATABASE_URL"] = PG_ADMIN.rsplit("/", 1)[0] + "/" + self.pg_db
         if redis_url:
             self.env["REDIS_URL"] = redis_url
+        self.ports = list(ports or [])  # the web processes' ports (else free ones)
         self.webs = [self._web(i) for i in range(webs)]
         self.workers = [self._worker(i) for i in range(workers)]
 
     def _web(self, i: int) -> Proc:
-        port = free_port()
+        port = self.ports[i] if i < len(self.ports) else free_port()
         return Proc(f"web{i}", [sys.executable, "-m", "backgammon_site.serve", "-b", "127.0.0.1", "-p", str(port), *DAPHNE_FLAGS,
                                 "backgammon_site.asgi:application"], self.env, self.tmp / f"web{i}.log", port)
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import F, Subquery
 from django.utils import timezone
 
@@ -56,18 +57,35 @@ def player_id_of(player) -> int | None:
 
 
 def lock_game(game_id) -> tuple:
-    """Lock the game's match and return ``(game, match)``: one query locks the match (with
-    both players, and whether they are house bots, read fresh), a second reads the game
-    after the lock is held (so it is never an older version than the last commit)."""
+    """Lock the game's match and return ``(game, match)``, the match's players (and whether
+    they are house bots) read with it.
+
+    PostgreSQL: one query locks the match, a second reads the game after the lock is held
+    (a single statement that waited for the lock would return the game as it was before
+    the lock holder's commit). SQLite: the transaction already holds the database's write
+    lock from its first statement (``BEGIN IMMEDIATE``), so one query reads it all
+    (issue 16: a move costs at most four queries, ``tests/services/test_query_count.py``).
+    """
     game_id = valid_id(game_id, "game_not_found", "No such game.")
-    match = (Match.objects.select_related("white", "black", "white__housebot", "black__housebot")
-             .select_for_update(of=("self",), no_key=True)
-             .filter(pk=Subquery(Game.objects.filter(pk=game_id).values("match_id")[:1])).first())
-    game = Game.objects.filter(pk=game_id).first() if match is not None else None
+    if connection.vendor == "sqlite":
+        game = _one(Game.objects.select_related("match", *(f"match__{p}" for p in PLAYERS)).filter(pk=game_id))
+        match = game.match if game is not None else None
+    else:
+        match = _one(Match.objects.select_related(*PLAYERS).select_for_update(of=("self",), no_key=True)
+                     .filter(pk=Subquery(Game.objects.filter(pk=game_id).values("match_id")[:1])))
+        game = _one(Game.objects.filter(pk=game_id)) if match is not None else None
     if game is None:
         raise NotFound("game_not_found", f"There is no game {game_id}.")
     game.match = match
     return game, match
+
+
+PLAYERS = ("white", "black", "white__housebot", "black__housebot")  # read with the lock
+
+
+def _one(queryset):
+    """The first row of ``queryset`` or None, without the ORDER BY of ``first()``."""
+    return next(iter(queryset[:1]), None)
 
 
 def lock_match(match_id=None, invite_code=None) -> Match:

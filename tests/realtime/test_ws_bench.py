@@ -1,0 +1,42 @@
+"""The capacity benchmark (bench/ws_bench.py), short: real Daphne processes, real sockets,
+two processes sharing games over the bus. Asserts that every move reached every socket
+with no error and nothing lost, never how fast (the figures are the benchmark's job)."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from tests.support import require_redis
+
+pytestmark = pytest.mark.slow
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "ws_bench.py"
+
+
+def run_bench(*args):
+    spec = importlib.util.spec_from_file_location("ws_bench", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.main(["--games", "26", "--rates", "5,10", "--step-duration", "2", "--fanout-rate", "5",
+                        "--fanout-duration", "2", "--servers", "2", *args])
+
+
+def check(result):
+    assert result["tracebacks"] == []
+    assert result["stray_errors"] == {}
+    steps = result["steps"] + [step for _, _, step in result["fanout"]]
+    assert len(steps) >= 4  # the two fan-out steps, then at least one step on one and on two processes
+    for step in steps:
+        assert step.errors == {} and step.lost == 0, step.line()
+        assert step.sent > 0 and len(step.latency) == step.sent, step.line()  # every move reached every socket
+
+
+def test_the_benchmark_runs_clean_on_the_embedded_bus():
+    check(run_bench())
+
+
+@pytest.mark.redis
+def test_the_benchmark_runs_clean_on_a_redis_of_its_own():
+    require_redis()  # the same redis-server binary CI installs
+    check(run_bench("--redis"))
