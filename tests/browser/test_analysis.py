@@ -51,7 +51,7 @@ def _open(browser, site, cookie, viewport):
 
 def _wait_done(page, timeout=180_000):
     page.wait_for_selector('#analysis[data-status="done"]', state="attached", timeout=timeout)
-    page.wait_for_function("document.getElementById('analysis').dataset.step === '0'")
+    page.wait_for_function("() => document.getElementById('analysis').dataset.step === '0'")
 
 
 def _step(page) -> int:
@@ -118,7 +118,7 @@ def test_a_played_match_and_an_uploaded_mat_are_analysed_by_the_worker_and_shown
 
             # the game page of the finished match shows the analysis statistics
             page.goto(f"{site.url()}/games/{ids['game']}/")
-            page.wait_for_function("(document.getElementById('end-stats') || {}).textContent?.includes('PR')")
+            page.wait_for_function("() => (document.getElementById('end-stats') || {}).textContent?.includes('PR')")
             assert "See every decision" in page.locator("#end-stats").inner_text()
 
             # the .mat of the same match, uploaded in the browser
@@ -160,7 +160,7 @@ def test_a_played_match_and_an_uploaded_mat_are_analysed_by_the_worker_and_shown
             site.shell(SET_RUNNING % rows[0]["id"])
             page.goto(f"{site.url()}/matches/{ids['match']}/analysis/")
             page.wait_for_selector("#progress:not([hidden])")
-            page.wait_for_function("document.getElementById('progress-text').textContent.includes('40%')")
+            page.wait_for_function("() => document.getElementById('progress-text').textContent.includes('40%')")
             assert "decision 9 of 20" in page.locator("#progress-text").inner_text()
             site.shell(SET_DONE % rows[0]["id"])
             _wait_done(page, timeout=20_000)
@@ -173,7 +173,7 @@ def test_a_played_match_and_an_uploaded_mat_are_analysed_by_the_worker_and_shown
         try:
             page.goto(f"{site.url()}/matches/{ids['match']}/analysis/")
             _wait_done(page)
-            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+            assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
             page.locator("#next").click()
             assert _step(page) == 1
             page.screenshot(path=str(screenshots / "analysis-phone.png"), full_page=True)
