@@ -454,13 +454,15 @@ class RedisBus:
         """Awaited, so that a socket joining a group hears every publish made after it read
         the group's state (a presence notice from another process, say)."""
         self.groups.add(group)
+        if self.pubsub is None:
+            try:  # the subscriber is (re)connecting
+                await asyncio.wait_for(self.ready.wait(), timeout=2.0)
+            except asyncio.TimeoutError:  # Redis is down: the socket goes on; the idle ping catches up
+                return
+        # Always ask: a subscriber that connected while we waited may have listed the groups
+        # before this one was added (subscribing twice is harmless).
         if self.pubsub is not None:
             await self._change("subscribe", self._name("g", group))
-            return
-        try:  # the subscriber is (re)connecting: it subscribes to every group in ``groups``
-            await asyncio.wait_for(self.ready.wait(), timeout=2.0)
-        except asyncio.TimeoutError:  # Redis is down: the socket goes on; the idle ping catches up
-            pass
 
     def unsubscribe(self, group: str) -> None:
         self.groups.discard(group)

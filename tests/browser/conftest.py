@@ -69,7 +69,7 @@ def site_server(tmp_path_factory):
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")  # torn down after tests/browser: its loop would stay running
 def browser():
     path = require_chromium()
     from playwright.sync_api import sync_playwright
