@@ -90,6 +90,7 @@ class _Base(AsyncWebsocketConsumer):
             await super().dispatch(message)
         except DatabaseError as exc:
             if message.get("type") in ("websocket.connect", "websocket.disconnect"):
+                delivery.unwatch(self)  # the socket dies: the heartbeat must not keep its row alive
                 raise
             logger.warning("socket %s: database error on %s (%s)", self.channel_name, message.get("type"),
                            type(exc).__name__)
@@ -172,8 +173,12 @@ class GameConsumer(_Base):
         self.game_id, self.sent = asked_game, 0
         await self._catch_up(since, with_chat=True)
         delivery.watch(self)
-        await database_sync_to_async(services.presence_join)(
-            match_id=self.match_id, channel_name=self.channel_name, player=self.player_id, role=self.role)
+        try:
+            await database_sync_to_async(services.presence_join)(
+                match_id=self.match_id, channel_name=self.channel_name, player=self.player_id, role=self.role)
+        except BaseException:  # the socket fails to open: nothing may keep its presence row fresh
+            delivery.unwatch(self)
+            raise
 
     def _seat(self, game_id):
         game = Game.objects.select_related("match").filter(pk=game_id).first()

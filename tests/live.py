@@ -313,9 +313,17 @@ class GameClient:
         headers = {"Origin": self.origin}
         if self.cookie:
             headers["Cookie"] = f"sessionid={self.cookie}"
-        base = random.choice(self.bases)
-        self.ws = await connect(f"{base}/ws/games/{self.game}/{query}", additional_headers=headers,
-                                open_timeout=10, close_timeout=3, max_size=2**22)
+        # A random server first, then the others when it refuses: what a proxy in front of
+        # several servers does (nginx's proxy_next_upstream), so a dead one costs no back-off.
+        bases = random.sample(self.bases, len(self.bases))
+        for i, base in enumerate(bases):
+            try:
+                self.ws = await connect(f"{base}/ws/games/{self.game}/{query}", additional_headers=headers,
+                                        open_timeout=10, close_timeout=3, max_size=2**22)
+                return
+            except OSError:
+                if i == len(bases) - 1:
+                    raise
 
     async def run(self, stop: asyncio.Event) -> None:
         """Receive until ``stop``; reconnect when the socket drops."""
