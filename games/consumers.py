@@ -16,6 +16,7 @@ import time
 from collections import deque
 from urllib.parse import parse_qs
 
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -96,6 +97,16 @@ class _Base(AsyncWebsocketConsumer):
                            type(exc).__name__)
             if message.get("type") == "websocket.receive":
                 await self.error("unavailable", "The server could not do that just now: try again.")
+        except BaseException:
+            delivery.unwatch(self)  # the consumer dies: the heartbeat must not keep its presence row alive
+            raise
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        """Sending to a client that has just gone is not an error: its disconnect follows."""
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            logger.debug("socket %s: the client has gone", self.channel_name)
 
     async def send_json(self, data: dict) -> None:
         await self.send(text_data=_dumps(data))
