@@ -211,16 +211,17 @@ def _lock_entry(player: Player, *, create: bool = False) -> QueueEntry | None:
     """Lock the player's queue entry (serialising their own queue requests), creating an
     idle one first when ``create`` and there is none. Locks no player row (lock order:
     queue entries before players, ``services.lifecycle``)."""
-    entry = QueueEntry.objects.select_for_update(of=("self",)).filter(player=player).first()
-    if entry is None and create:
+    for _attempt in range(5):
+        entry = QueueEntry.objects.select_for_update(of=("self",)).filter(player=player).first()
+        if entry is not None or not create:
+            return entry
         now = timezone.now()
         try:
-            with transaction.atomic():
-                QueueEntry.objects.create(player=player, status=QueueEntry.EXPIRED, queued_at=now, seen_at=now)
-        except IntegrityError:  # created meanwhile by the player's other request: lock that one
-            pass
-        entry = QueueEntry.objects.select_for_update(of=("self",)).get(player=player)
-    return entry
+            with transaction.atomic():  # made in this transaction: nobody else sees it, it needs no lock
+                return QueueEntry.objects.create(player=player, status=QueueEntry.EXPIRED, queued_at=now, seen_at=now)
+        except IntegrityError:
+            continue  # made meanwhile by the player's other request (and maybe left again since): look again
+    raise Conflict("queue_busy", "The queue changed under us: try again.")
 
 
 def _match_in_progress(entry: QueueEntry) -> bool:
