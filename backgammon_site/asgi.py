@@ -1,4 +1,5 @@
 """ASGI entry point: HTTP through Django, websockets through Channels."""
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -22,3 +23,9 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Everything loaded so far (Django, the apps, the URL and routing tables) lives as long as the
+# process: move it out of the cyclic collector's way, so a full collection, which pauses
+# every socket of the process, scans only what came later (backgammon_site/serve.py).
+gc.collect()
+gc.freeze()

@@ -16,6 +16,8 @@ refused by the consumer with ``too_large`` and the socket stays open.
 
 from __future__ import annotations
 
+import gc
+import os
 import sys
 
 from daphne import server as daphne_server
@@ -31,7 +33,24 @@ class ClosingWebSocketFactory(WebSocketFactory):
         self.failByDrop = False
 
 
+def tune_gc() -> None:
+    """Make full collections of the cyclic garbage collector rare.
+
+    A web process holds a few hundred objects per open socket, and a full collection scans
+    all of them with every socket paused: about 0.2 ms per 1000 objects, so 0.4 s with 2000
+    sockets. With the default thresholds, objects that outlive two young collections (a
+    socket's pending receive, a message waiting for it) pile up fast enough under load to
+    force one every 10-20 s. A full collection waits for ``GAMES_GC_FULL_EVERY`` (default
+    1000) collections of the middle generation instead of 10; young collections, whose cost
+    does not grow with the sockets, are unchanged (issue 16; docs/DEPLOY.md, "Measured
+    capacity").
+    """
+    young, middle, full = gc.get_threshold()
+    gc.set_threshold(young, middle, int(os.environ.get("GAMES_GC_FULL_EVERY", "1000")))
+
+
 def main(argv=None) -> None:
+    tune_gc()
     daphne_server.WebSocketFactory = ClosingWebSocketFactory  # the name Server.run() builds
     CommandLineInterface().run(sys.argv[1:] if argv is None else argv)
 

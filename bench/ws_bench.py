@@ -397,8 +397,9 @@ def main(argv=None) -> dict:
                         type=lambda s: [float(x) for x in s.split(",")], help="moves/s to step through")
     parser.add_argument("--step-duration", type=float, default=8.0)
     parser.add_argument("--no-fanout", dest="fanout", action="store_false")
-    parser.add_argument("--fanout-rate", type=float, default=20.0)
-    parser.add_argument("--fanout-duration", type=float, default=5.0)
+    parser.add_argument("--fanout-rate", type=float, default=50.0)
+    parser.add_argument("--fanout-duration", type=float, default=15.0,
+                        help="s of idle, then s of moves, at each socket count (15: one presence heartbeat in each)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (server logs)")
     args = parser.parse_args(argv)
 

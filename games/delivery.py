@@ -128,11 +128,12 @@ async def check() -> int:
         before = _games.get(consumer)
         if consumer in _games:
             _games[consumer] = seen
+        if before is None or before[0] != consumer.game_id or not (before[1] > consumer.sent or before[2]):
+            continue  # up to date as of the previous round (most sockets: asked first, it is cheap)
         if _in_flight(consumer):
             continue  # it has messages waiting: it reads them, and a gap in them, itself
-        if before is not None and before[0] == consumer.game_id and (before[1] > consumer.sent or before[2]):
-            nudged += 1
-            await _nudge(consumer, {"type": "delivery.check"})
+        nudged += 1
+        await _nudge(consumer, {"type": "delivery.check"})
     for consumer in lobbies:
         before = _lobbies.get(consumer)
         if consumer in _lobbies:

@@ -106,7 +106,10 @@ class Play:
         return frozenset(_to_abs(self.color, p, False) for p in range(1, 25) if self._hits >> p & 1)
 
     def to_list(self) -> list:
-        return [s.to_dict() for s in self.steps]
+        """The steps as ``[{"from", "to"}, ...]`` (the wire form; built straight from the
+        mover's frame: the server sends every legal play of every turn)."""
+        color = self.color
+        return [{"from": _to_abs(color, s, True), "to": _to_abs(color, d, False)} for s, d, _die in self._msteps]
 
     def __repr__(self) -> str:
         return "Play(" + " ".join(f"{s.src}/{s.dst}" for s in self.steps) + ")"

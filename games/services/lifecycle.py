@@ -37,6 +37,7 @@ from ..engine import OPENING, TURN, GameState
 from ..errors import BadRequest, Conflict, Forbidden, NotFound
 from ..events import Batch, envelope, publish_on_commit
 from ..models import Game, GameEvent, HouseBot, Match, Player
+from ..prepared import PreparedRead, insert_rows, update_fields
 from ..ratings import rating_changes
 from .analysis import analysis_after_match
 from .dice import dice_for
@@ -68,12 +69,11 @@ def lock_game(game_id) -> tuple:
     """
     game_id = valid_id(game_id, "game_not_found", "No such game.")
     if connection.vendor == "sqlite":
-        game = _one(Game.objects.select_related("match", *(f"match__{p}" for p in PLAYERS)).filter(pk=game_id))
+        game = _GAME_WITH_MATCH.first(game_id)
         match = game.match if game is not None else None
     else:
-        match = _one(Match.objects.select_related(*PLAYERS).select_for_update(of=("self",), no_key=True)
-                     .filter(pk=Subquery(Game.objects.filter(pk=game_id).values("match_id")[:1])))
-        game = _one(Game.objects.filter(pk=game_id)) if match is not None else None
+        match = _MATCH_OF_GAME_LOCKED.first(game_id)
+        game = _GAME.first(game_id) if match is not None else None
     if game is None:
         raise NotFound("game_not_found", f"There is no game {game_id}.")
     game.match = match
@@ -82,10 +82,14 @@ def lock_game(game_id) -> tuple:
 
 PLAYERS = ("white", "black", "white__housebot", "black__housebot")  # read with the lock
 
-
-def _one(queryset):
-    """The first row of ``queryset`` or None, without the ORDER BY of ``first()``."""
-    return next(iter(queryset[:1]), None)
+# The lock's queries, compiled once per connection (games.prepared: compiling them cost
+# more than running them). No ORDER BY: one row.
+_GAME_WITH_MATCH = PreparedRead(lambda pk: Game.objects.select_related(
+    "match", *(f"match__{p}" for p in PLAYERS)).filter(pk=pk).order_by()[:1])
+_MATCH_OF_GAME_LOCKED = PreparedRead(lambda pk: Match.objects.select_related(*PLAYERS).select_for_update(
+    of=("self",), no_key=True).filter(pk=Subquery(Game.objects.filter(pk=pk).values("match_id")[:1])).order_by()[:1])
+_GAME = PreparedRead(lambda pk: Game.objects.filter(pk=pk).order_by()[:1])
+EVENT_FIELDS = ("game", "version", "type", "payload", "actor", "created_at")
 
 
 def lock_match(match_id=None, invite_code=None) -> Match:
@@ -185,11 +189,11 @@ class Record:
         self.lobby_dirty = True
 
     def commit(self) -> Batch:
-        rows = GameEvent.objects.bulk_create([
+        rows = insert_rows([
             GameEvent(game_id=game.pk, version=version, type=kind, payload=payload, actor_id=actor)
-            for game, version, kind, payload, actor, _ in self.items])
+            for game, version, kind, payload, actor, _ in self.items], EVENT_FIELDS)
         for game in self.games.values():
-            game.save(update_fields=GAME_FIELDS)
+            update_fields(game, GAME_FIELDS)
         batch = Batch(match=self.match.pk, lobby=lobby_message(self.match) if self.lobby_dirty else None)
         last_of = {game.pk: i for i, (game, *_rest) in enumerate(self.items)}
         for i, (row, (game, _v, _k, _p, _a, state)) in enumerate(zip(rows, self.items)):

@@ -1,0 +1,159 @@
+"""Hot-path SQL built once per database connection, run many times (issue 16).
+
+On the move path, building the SQL cost Django more CPU than the database spent running it:
+the lock query reads a game with its match, both players and their house-bot rows (about 90
+columns), and compiling it (columns, joins, converters, the model's default ordering) took
+most of a move's service time. Here a query is compiled once per connection and run again
+with another value:
+
+- :class:`PreparedRead` compiles a QuerySet built around a placeholder value and builds the
+  model instances from each row as the ORM does (``Model.from_db``, the related populators
+  of ``select_related``, the field converters);
+- :func:`update_fields` is ``obj.save(update_fields=...)`` and :func:`insert_rows` is
+  ``bulk_create`` (one multi-row insert; the rows get no primary key back), with SQL
+  built once from the model's fields and values prepared by the fields themselves.
+
+Everything goes through the connection's cursor: transactions, ``CaptureQueriesContext``
+and query logging see these statements like any other. Nothing here sends signals; it is
+for models that have none on these paths (the tests of the services read every row back).
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+
+from django.db import DatabaseError, connections
+from django.db.models.query import get_related_populators
+
+PLACEHOLDER = 7_777_777_777_777_777  # stands for the value while compiling; never a real id
+
+
+class _Compiled:
+    """One QuerySet's SQL and row decoding, for one connection."""
+
+    def __init__(self, queryset, connection_alias):
+        compiler = queryset.query.get_compiler(using=connection_alias)
+        sql, params = compiler.as_sql()
+        slots = [i for i, p in enumerate(params) if p == PLACEHOLDER]
+        if len(slots) != 1:
+            raise ValueError("A prepared query takes its value exactly once.")
+        self.compiler, self.sql, self.params, self.slot = compiler, sql, list(params), slots[0]
+        select, klass_info = compiler.select, compiler.klass_info
+        self.model = klass_info["model"]
+        fields = klass_info["select_fields"]
+        self.start, self.end = fields[0], fields[-1] + 1
+        self.init_list = [f[0].target.attname for f in select[self.start:self.end]]
+        self.populators = get_related_populators(klass_info, select, connection_alias)
+        self.converters = compiler.get_converters([s[0] for s in select[:compiler.col_count]])
+
+    def rows(self, value) -> list:
+        params = list(self.params)
+        params[self.slot] = value
+        with self.compiler.connection.cursor() as cursor:
+            cursor.execute(self.sql, params)
+            rows = cursor.fetchall()
+        if self.converters:
+            rows = list(self.compiler.apply_converters(rows, self.converters))
+        return rows
+
+    def objects(self, value) -> list:
+        db = self.compiler.using
+        out = []
+        for row in self.rows(value):
+            obj = self.model.from_db(db, self.init_list, row[self.start:self.end])
+            for populator in self.populators:
+                populator.populate(row, obj)
+            out.append(obj)
+        return out
+
+
+class PreparedRead:
+    """A read whose SQL is compiled once per connection.
+
+    ``build(value)`` returns the QuerySet for ``value``; it is called once per connection
+    with :data:`PLACEHOLDER`, which must reach the SQL as exactly one parameter.
+    """
+
+    def __init__(self, build, using: str = "default"):
+        self.build, self.using = build, using
+        self._compiled = weakref.WeakKeyDictionary()  # connection wrapper (one per thread) -> _Compiled
+        self._lock = threading.Lock()
+
+    def _for(self, connection) -> _Compiled:
+        compiled = self._compiled.get(connection)
+        if compiled is None:
+            compiled = _Compiled(self.build(PLACEHOLDER), self.using)
+            with self._lock:
+                self._compiled[connection] = compiled
+        return compiled
+
+    def all(self, value) -> list:
+        return self._for(connections[self.using]).objects(value)
+
+    def first(self, value):
+        """The first instance for ``value``, or None."""
+        found = self.all(value)
+        return found[0] if found else None
+
+
+# -- writes --------------------------------------------------------------------------------------
+
+_write_sql: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # connection -> {key: (sql, fields)}
+
+
+def _cached(connection, key, make):
+    per = _write_sql.get(connection)
+    if per is None:
+        per = _write_sql[connection] = {}
+    found = per.get(key)
+    if found is None:
+        found = per[key] = make()
+    return found
+
+
+def update_fields(obj, names, using: str = "default") -> None:
+    """``obj.save(update_fields=names)`` with SQL built once (no signals, no ``pre_save``:
+    for fields the caller sets itself)."""
+    connection = connections[using]
+    model = type(obj)
+
+    def make():
+        fields = [model._meta.get_field(name) for name in names]
+        qn = connection.ops.quote_name
+        sets = ", ".join(f"{qn(f.column)} = %s" for f in fields)
+        return f"UPDATE {qn(model._meta.db_table)} SET {sets} WHERE {qn(model._meta.pk.column)} = %s", fields
+
+    sql, fields = _cached(connection, ("update", model, tuple(names)), make)
+    params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
+    params.append(model._meta.pk.get_db_prep_value(obj.pk, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if cursor.rowcount != 1:
+            raise DatabaseError(f"Updating {model.__name__} {obj.pk} changed {cursor.rowcount} rows.")
+
+
+def insert_rows(objs: list, names, using: str = "default") -> list:
+    """``bulk_create(objs)`` in one multi-row insert of the fields ``names`` (each field's
+    ``pre_save`` runs, so ``auto_now_add`` is filled in on the objects); the objects get no
+    primary key back."""
+    if not objs:
+        return objs
+    connection = connections[using]
+    model = type(objs[0])
+
+    def make():
+        fields = [model._meta.get_field(name) for name in names]
+        qn = connection.ops.quote_name
+        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        head = f"INSERT INTO {qn(model._meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) VALUES "
+        return head, row, fields
+
+    head, row, fields = _cached(connection, ("insert", model, tuple(names)), make)
+    params = []
+    for obj in objs:
+        for f in fields:
+            params.append(f.get_db_prep_save(f.pre_save(obj, True), connection))
+    with connection.cursor() as cursor:
+        cursor.execute(head + ", ".join([row] * len(objs)), params)
+    return objs

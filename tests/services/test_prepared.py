@@ -1,0 +1,81 @@
+"""games.prepared: SQL compiled once per connection reads and writes exactly what the ORM does.
+
+Runs on SQLite here and on PostgreSQL in the PostgreSQL pass (tests/pg_pass.py), where the
+lock query is the FOR NO KEY UPDATE one.
+"""
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from games.models import Game, GameEvent, Match
+from games.prepared import PLACEHOLDER, PreparedRead, insert_rows, update_fields
+from games.services.lifecycle import PLAYERS, lock_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+GAME_COLUMNS = [f.attname for f in Game._meta.concrete_fields]
+MATCH_COLUMNS = [f.attname for f in Match._meta.concrete_fields]
+
+
+def _values(obj, names):
+    return {name: getattr(obj, name) for name in names}
+
+
+def test_the_lock_reads_what_the_orm_reads(make_table):
+    table = make_table(length=3)
+    game = table.game
+    with transaction.atomic():
+        locked, match = lock_game(game.pk)
+    orm = Game.objects.select_related("match", *(f"match__{p}" for p in PLAYERS)).get(pk=game.pk)
+    assert _values(locked, GAME_COLUMNS) == _values(orm, GAME_COLUMNS)  # the JSON state and dates converted
+    assert _values(match, MATCH_COLUMNS) == _values(orm.match, MATCH_COLUMNS)
+    assert match.white == orm.match.white and match.black == orm.match.black
+    assert match.white.display_name == table.white.display_name
+    assert isinstance(locked.state, dict) and locked.started_at == orm.started_at
+
+
+def test_an_unknown_id_reads_nothing():
+    read = PreparedRead(lambda pk: Game.objects.filter(pk=pk).order_by())
+    assert read.first(10**12) is None and read.all(10**12) == []
+
+
+def test_the_sql_is_compiled_once_per_connection(make_table):
+    table = make_table(length=3)
+    built = []
+    read = PreparedRead(lambda pk: built.append(pk) or Game.objects.filter(pk=pk).order_by())
+    pk = table.game.pk
+    for _ in range(3):
+        assert read.first(pk).pk == pk
+    assert built == [PLACEHOLDER]  # built and compiled on first use only
+    with CaptureQueriesContext(connection) as queries:
+        read.first(pk)
+    assert len(queries) == 1  # it goes through the connection's cursor: counted and logged as usual
+
+
+def test_a_query_that_does_not_take_its_value_once_is_refused():
+    read = PreparedRead(lambda pk: Game.objects.filter(pk=pk) | Game.objects.filter(match_id=pk))
+    with pytest.raises(ValueError):
+        read.first(1)
+
+
+def test_update_fields_writes_the_fields_and_refuses_a_missing_row(make_table):
+    game = make_table(length=3).game
+    game.refresh_from_db()
+    game.points, game.state = 3, {**game.state, "marker": "x"}
+    update_fields(game, ["points", "state"])
+    fresh = Game.objects.get(pk=game.pk)
+    assert fresh.points == 3 and fresh.state["marker"] == "x"
+    game.pk = 10**12
+    with pytest.raises(DatabaseError):
+        update_fields(game, ["points"])
+
+
+def test_insert_rows_fills_auto_fields_and_writes_every_row(make_table):
+    game = make_table(length=3).game
+    top = GameEvent.objects.filter(game=game).order_by("-version").first().version
+    rows = [GameEvent(game_id=game.pk, version=top + i, type="rematch_offer", payload={"i": i}) for i in (1, 2)]
+    insert_rows(rows, ("game", "version", "type", "payload", "actor", "created_at"))
+    assert all(r.created_at is not None for r in rows)  # auto_now_add, as bulk_create fills it
+    stored = list(GameEvent.objects.filter(game=game, version__gt=top).order_by("version"))
+    assert [(e.version, e.payload, e.created_at) for e in stored] == [(r.version, r.payload, r.created_at) for r in rows]
