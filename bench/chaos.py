@@ -317,23 +317,29 @@ def check(site: Site, rec: Record, scenario: str, window, started: float, errors
         if have != list(range(1, version + 1)):
             gaps += 1
     # stalls: for every client and every event of its match written while it was there, when it
-    # first held that version (or a later one of the same game)
+    # first held that version, a later one of the same game, or a later game of the match (an
+    # agent's view moves to the next game as soon as it starts: it has passed the last one)
     stalls, worst = 0, 0.0
     seen_by = {}
     for name, match, at, game, version in rec.seen:
         if isinstance(game, list | tuple):
             game = by_number.get((match, game[1]))
-        seen_by.setdefault((name, game), []).append((at, version))
+        if game in games:
+            seen_by.setdefault(name, []).append((at, games[game][1], version))
     for name, (match, first, stopped) in rec.clients.items():
         stopped = stopped or time.time()
         for (g, v), (kind, at, _c) in events.items():
             if games[g][0] != match or at < first + 1.0 or at > stopped - STALL:
                 continue
-            times = [t for t, held in seen_by.get((name, g), []) if held >= v]
+            number = games[g][1]
+            times = [t for t, n, held in seen_by.get(name, []) if n > number or (n == number and held >= v)]
             lag = (min(times) - at) if times else float("inf")
             worst = max(worst, lag)
             if lag > STALL:
                 stalls += 1
+                if stalls <= 10:  # what was late, for whoever reads the run
+                    print(f"  stall: {name} (match {match}) held game {g} v{v} ({kind}) after {lag:.1f} s",
+                          file=sys.stderr)
     # 5xx inside and outside the fault's own seconds
     inside = outside = 0
     for at, status in rec.http:
