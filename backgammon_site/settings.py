@@ -117,7 +117,10 @@ else:
     # DJANGO_DB_POOL_SIZE connections (psycopg's pool; a thread waits for a free one), checked
     # before each use, so a connection the server dropped is replaced, not failed on.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # with the pool: checked as it leaves the pool
+    # Django's backend, whose pool checks a connection as it leaves the pool with no round
+    # trip (backgammon_site/pg/base.py) instead of psycopg's empty query (CONN_HEALTH_CHECKS).
+    DATABASES["default"]["ENGINE"] = "backgammon_site.pg"
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
     DATABASES["default"]["OPTIONS"] = {
         "pool": {"min_size": 1, "max_size": int(os.environ.get("DJANGO_DB_POOL_SIZE", "12")), "timeout": 10}
     }

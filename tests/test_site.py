@@ -133,7 +133,7 @@ def test_database_url_switches_to_postgres():
         "settings.DATABASES['default']",
         DATABASE_URL="postgres://someone:pw@db.invalid:5432/backgammon",
     )
-    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert db["ENGINE"] == "backgammon_site.pg"  # Django's, with a pool check of no round trip
     assert db["NAME"] == "backgammon"
     assert db["HOST"] == "db.invalid"
     # No connection kept per thread (ASGI): a bounded pool per process instead.
