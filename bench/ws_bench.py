@@ -25,6 +25,12 @@ What it does (``tests.live.Site``: the site as real processes, on a fresh databa
    (a game's sockets land on different processes, as behind a proxy); the same search; the
    capacity ratio to one process.
 
+With ``--browser-pings`` the clients behave like ``static/js/game.mjs`` when idle: no
+websocket protocol pings (browsers send none; the ``websockets`` library's default is one
+every 20 s), and the app's idle ping, with the version held, on every socket that has heard
+nothing for ``PING_EVERY`` s. The idle CPU the fan-out phase prints is then what idle
+browsers cost a process.
+
 A move's latency runs from sending it to the moment the last of that game's sockets has
 the ``move`` event. Exit status 0 even when a target is missed (it is a measurement).
 The client runs in this one process: its own CPU share is printed, so a saturated client
@@ -51,6 +57,7 @@ from tests.live import RedisServer, Site, choose_ports  # noqa: E402
 LATENCY_LIMIT = 0.100  # p99 move -> every socket
 LOST_AFTER = 5.0  # seconds: a move not everywhere by then is lost
 FANOUT_GAMES = 25  # x 4 sockets = the 100-socket side of the fan-out comparison
+PING_EVERY = 3.0  # s: static/js/game.mjs's PING_EVERY (an idle socket's app ping)
 TARGETS = {"sqlite": (5.0, 100), "postgres": (3.5, 150)}  # CPU ms per move, moves/s with 2000 sockets
 
 SETUP = r"""
@@ -145,12 +152,13 @@ class Game:
         self.sessions = spec["sessions"]
         self.roles = roles
         self.sockets = {}
+        self.held = {}  # role -> (game id, version) its client holds (what its idle ping says)
         self.ready = None  # (role, game id, version, play) when the player on roll has its plays
         self.pending = None  # [game id, version, t0, roles still to receive]
 
 
 class Clients:
-    def __init__(self, specs, spectators: int, ports_of: list, pids: list):
+    def __init__(self, specs, spectators: int, ports_of: list, pids: list, browser_pings: bool = False):
         roles = ["white", "black"] + [f"spectator{k}" for k in range(spectators)]
         self.games = [Game(s, roles) for s in specs]
         self.ports, self.pids = ports_of, pids
@@ -158,6 +166,10 @@ class Clients:
         self.step = None
         self.readers = []
         self.stray_errors: dict = {}
+        self.browser_pings = browser_pings
+        self.heard: dict = {}  # socket -> monotonic time of its last message in or ping out
+        self.pings = 0
+        self.pinger = None
 
     def error(self, what: str) -> None:
         target = self.step.errors if self.step is not None else self.stray_errors
@@ -179,7 +191,8 @@ class Clients:
                         ws = await connect(f"ws://127.0.0.1:{port}/ws/games/{game.id}/",
                                            additional_headers={"Cookie": f"sessionid={game.sessions[role]}",
                                                                "Origin": f"http://127.0.0.1:{port}"},
-                                           open_timeout=60, max_queue=None, compression=None)
+                                           open_timeout=60, max_queue=None, compression=None,
+                                           ping_interval=None if self.browser_pings else 20)
                         break
                     except Exception as exc:  # noqa: BLE001 - counted
                         failed = f"connect {type(exc).__name__}"
@@ -187,6 +200,7 @@ class Clients:
                 self.stray_errors[failed] = self.stray_errors.get(failed, 0) + 1
                 return
             game.sockets[role] = ws
+            self.heard[ws] = time.monotonic()
             self.readers.append(asyncio.get_running_loop().create_task(self.reader(game, role, ws)))
 
         jobs = []
@@ -196,6 +210,8 @@ class Clients:
                 jobs.append(one(game, role, ports[count % len(ports)]))
                 count += 1
         await asyncio.gather(*jobs)
+        if self.browser_pings and self.pinger is None:
+            self.pinger = asyncio.get_running_loop().create_task(self.ping_idle())
         deadline = time.monotonic() + 60
         while not all(g.ready for g in games) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
@@ -203,19 +219,43 @@ class Clients:
             self.stray_errors["games never ready"] = sum(1 for g in games if not g.ready)
         await self.settle()
 
+    async def ping_idle(self) -> None:
+        """Like a browser: a socket that has heard nothing for ``PING_EVERY`` s sends the
+        app's idle ping with the version it holds (docs/PROTOCOL.md, "Delivery")."""
+        while True:
+            await asyncio.sleep(0.25)
+            now = time.monotonic()
+            for game in self.games:
+                for role, ws in list(game.sockets.items()):
+                    if now - self.heard.get(ws, now) < PING_EVERY:
+                        continue
+                    self.heard[ws] = now
+                    gid, version = game.held.get(role, (game.id, 0))
+                    try:
+                        await ws.send(json.dumps({"t": "ping", "d": {}, "v": version, "game": gid}))
+                        self.pings += 1
+                    except Exception as exc:  # noqa: BLE001 - counted
+                        self.error(f"ping {type(exc).__name__}")
+
     async def close(self) -> None:
+        if self.pinger is not None:
+            self.pinger.cancel()
+            await asyncio.gather(self.pinger, return_exceptions=True)
+            self.pinger = None
         await asyncio.gather(*(ws.close() for g in self.games for ws in g.sockets.values()), return_exceptions=True)
         for task in self.readers:
             task.cancel()
         await asyncio.gather(*self.readers, return_exceptions=True)
         self.readers = []
         for game in self.games:
-            game.sockets, game.ready, game.pending = {}, None, None
+            game.sockets, game.ready, game.pending, game.held = {}, None, None, {}
+        self.heard = {}
 
     async def reader(self, game, role, ws) -> None:
         try:
             async for raw in ws:
                 now = time.perf_counter()
+                self.heard[ws] = time.monotonic()
                 m = json.loads(raw)
                 t = m.get("t")
                 if t == "error":
@@ -230,6 +270,8 @@ class Clients:
                     continue
                 if gid > game.id:
                     game.id = gid  # the session's next game
+                if type(m.get("v")) is int and (gid, m["v"]) > game.held.get(role, (0, 0)):
+                    game.held[role] = (gid, m["v"])
                 p = game.pending
                 if t == "move" and p is not None and gid == p[0] and m["v"] == p[1] and role in p[3]:
                     p[3].discard(role)
@@ -332,7 +374,7 @@ async def bench(args, site) -> dict:
     specs = site.setup_specs
     pids = [proc.popen.pid for proc in site.webs]
     ports = [proc.port for proc in site.webs]
-    clients = Clients(specs, args.spectators, ports, pids)
+    clients = Clients(specs, args.spectators, ports, pids, browser_pings=args.browser_pings)
     result = {"steps": [], "fanout": None}
     if args.fanout and len(clients.games) > FANOUT_GAMES:
         print(f"\nfan-out cost on one process ({args.fanout_rate:g} moves/s on {FANOUT_GAMES} games):")
@@ -354,6 +396,8 @@ async def bench(args, site) -> dict:
         result["steps"] += steps
         result["many"] = many
     await clients.close()
+    if args.browser_pings:
+        print(f"\n{clients.pings} idle pings sent (every {PING_EVERY:g} s of silence, as browsers do)")
     result["stray_errors"] = clients.stray_errors
     return result
 
@@ -400,6 +444,8 @@ def main(argv=None) -> dict:
     parser.add_argument("--fanout-rate", type=float, default=50.0)
     parser.add_argument("--fanout-duration", type=float, default=15.0,
                         help="s of idle, then s of moves, at each socket count (15: one presence heartbeat in each)")
+    parser.add_argument("--browser-pings", action="store_true",
+                        help="clients ping like static/js when idle (app pings, no protocol pings)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (server logs)")
     args = parser.parse_args(argv)
 
