@@ -52,12 +52,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.live import RedisServer, Site, choose_ports  # noqa: E402
+from tests.live import GameClient, RedisServer, Site, choose_ports  # noqa: E402
 
 LATENCY_LIMIT = 0.100  # p99 move -> every socket
 LOST_AFTER = 5.0  # seconds: a move not everywhere by then is lost
 FANOUT_GAMES = 25  # x 4 sockets = the 100-socket side of the fan-out comparison
-PING_EVERY = 3.0  # s: static/js/game.mjs's PING_EVERY (an idle socket's app ping)
+PING_EVERY = GameClient.PING_EVERY  # s: static/js/game.mjs's (an idle socket's app ping)
 TARGETS = {"sqlite": (5.0, 100), "postgres": (3.5, 150)}  # CPU ms per move, moves/s with 2000 sockets
 
 SETUP = r"""
@@ -168,7 +168,7 @@ class Clients:
         self.stray_errors: dict = {}
         self.browser_pings = browser_pings
         self.heard: dict = {}  # socket -> monotonic time of its last message in or ping out
-        self.pings = 0
+        self.pings = self.pongs = 0  # idle pings sent, and answered
         self.pinger = None
 
     def error(self, what: str) -> None:
@@ -258,6 +258,9 @@ class Clients:
                 self.heard[ws] = time.monotonic()
                 m = json.loads(raw)
                 t = m.get("t")
+                if t == "pong":
+                    self.pongs += 1
+                    continue
                 if t == "error":
                     self.error(f"error {m['d'].get('code')}")
                     continue
@@ -397,8 +400,10 @@ async def bench(args, site) -> dict:
         result["many"] = many
     await clients.close()
     if args.browser_pings:
-        print(f"\n{clients.pings} idle pings sent (every {PING_EVERY:g} s of silence, as browsers do)")
+        print(f"\n{clients.pings} idle pings sent (every {PING_EVERY:g} s of silence, as browsers do), "
+              f"{clients.pongs} answered")
     result["stray_errors"] = clients.stray_errors
+    result["pings"], result["pongs"] = clients.pings, clients.pongs
     return result
 
 

@@ -3,6 +3,7 @@ two processes sharing games over the bus. Asserts that every move reached every 
 with no error and nothing lost, never how fast (the figures are the benchmark's job)."""
 
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,18 @@ def check(result):
 
 
 def test_the_benchmark_runs_clean_on_the_embedded_bus():
-    check(run_bench("--browser-pings"))  # its idle pings are answered, never refused
+    # Idle like browsers: 4 s of idle in the fan-out phase, longer than the ping interval.
+    result = run_bench("--browser-pings", "--fanout-duration", "4")
+    check(result)  # its idle pings are answered, never refused
+    assert result["pings"] > 0 and result["pongs"] > 0
+
+
+def test_the_benchmark_pings_as_often_as_the_browser():
+    from tests.live import GameClient
+
+    script = (BENCH.parents[1] / "static" / "js" / "game.mjs").read_text()
+    browser_ms = int(re.search(r"PING_EVERY = (\d+)", script).group(1))
+    assert GameClient.PING_EVERY * 1000 == browser_ms  # the bench and the test clients use this one
 
 
 @pytest.mark.redis
