@@ -10,11 +10,11 @@ plays reach only the current game's team. The protocol is docs/PROTOCOL.md, "Cho
 
 from __future__ import annotations
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 
 from . import chouette_view, delivery, services
 from .actions import UnknownAction, chouette_fields
+from .dbcall import db
 from .consumers import MAX_REPLAY, Flood, _Base, _player_of, since_of
 from .events import chouette_group
 from .models import Chouette, ChouetteChat, ChouetteGame, ChouetteSeat, Player
@@ -34,7 +34,7 @@ class ChouetteConsumer(_Base):
     async def connect(self):
         self.chat_flood = Flood(getattr(settings, "GAMES_CHAT_LIMIT", 5), 10.0)
         since = since_of(self.scope)
-        seen = await database_sync_to_async(self._viewer)(int(self.scope["url_route"]["kwargs"]["chouette_id"]))
+        seen = await db(self._viewer, int(self.scope["url_route"]["kwargs"]["chouette_id"]))
         if seen is None:
             await self.close()
             return
@@ -43,8 +43,8 @@ class ChouetteConsumer(_Base):
         await self.channel_layer.group_add(chouette_group(self.chouette_id), self.channel_name)
         await self._catch_up(since, with_chat=True)
         delivery.watch_chouette(self)
-        await database_sync_to_async(services.chouette_presence)(
-            chouette_id=self.chouette_id, player_id=self.player_id, here=True)
+        await db(services.chouette_presence,
+                 chouette_id=self.chouette_id, player_id=self.player_id, here=True)
 
     def _viewer(self, chouette_id):
         c = Chouette.objects.filter(pk=chouette_id).first()
@@ -62,8 +62,8 @@ class ChouetteConsumer(_Base):
         if self.chouette_id is None:
             return
         await self.channel_layer.group_discard(chouette_group(self.chouette_id), self.channel_name)
-        await database_sync_to_async(services.chouette_presence)(
-            chouette_id=self.chouette_id, player_id=self.player_id, here=False)
+        await db(services.chouette_presence,
+                 chouette_id=self.chouette_id, player_id=self.player_id, here=False)
 
     # -- what the client is missing -------------------------------------------------------------
     def _missing(self, since, with_chat):
@@ -78,7 +78,7 @@ class ChouetteConsumer(_Base):
         return c.version, out
 
     async def _catch_up(self, since, with_chat=False):
-        version, frames = await database_sync_to_async(self._missing)(since, with_chat)
+        version, frames = await db(self._missing, since, with_chat)
         for frame in frames:
             await self.send_json(frame)
         self.sent = version
@@ -113,7 +113,7 @@ class ChouetteConsumer(_Base):
 
     async def match_notice(self, message):
         data = message["data"]
-        if data["t"] == "chat" and not await database_sync_to_async(self._may_read)(data):
+        if data["t"] == "chat" and not await db(self._may_read, data):
             return
         await self.send_json({"t": data["t"], "v": None, "d": data["d"]})
 

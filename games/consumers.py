@@ -17,13 +17,13 @@ from collections import deque
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
-from channels.db import database_sync_to_async
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
 
 from . import delivery, selectors, services
+from .dbcall import db
 from .actions import MissingField, UnknownAction, lookup
 from .engine.errors import EngineError
 from .errors import ServiceError
@@ -91,8 +91,8 @@ class _Base(AsyncWebsocketConsumer):
 
         The handler is called directly: Channels' own ``dispatch`` first hops to the database
         thread to close stale connections, for every message of every socket, events fanned
-        out included; every database call here goes through ``database_sync_to_async``, which
-        does that itself (issue 16: the hop was a fifth of a move's cost)."""
+        out included; every database call here goes through ``games.dbcall.db``, which
+        does that itself where it hops (issue 16: the hop was a fifth of a move's cost)."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message.get('type')!r}")
@@ -159,13 +159,13 @@ class _Base(AsyncWebsocketConsumer):
         raise NotImplementedError
 
     async def _call(self, kind, service, *, snapshot=False, limit=None, **kwargs):
-        """Call ``service`` in the database thread; a refusal is an ``error`` frame (and, with
+        """Call ``service`` (``games.dbcall.db``); a refusal is an ``error`` frame (and, with
         ``snapshot``, the state to act on: :meth:`refused`)."""
         if limit is not None and not limit.hit():
             await self.error("rate_limited", "Slow down: too many messages.", re=kind)
             return
         try:
-            await database_sync_to_async(self._run)(service, kwargs)
+            await db(self._run, service, kwargs)
         except (ServiceError, EngineError) as exc:
             await self.error(exc.code, exc.message, re=kind)
             if snapshot:
@@ -181,7 +181,7 @@ class GameConsumer(_Base):
     async def connect(self):
         self.chat_flood = Flood(getattr(settings, "GAMES_CHAT_LIMIT", 5), 10.0)
         since = since_of(self.scope)
-        seat = await database_sync_to_async(self._seat)(int(self.scope["url_route"]["kwargs"]["game_id"]))
+        seat = await db(self._seat, int(self.scope["url_route"]["kwargs"]["game_id"]))
         if seat is None:
             await self.close()  # unknown game or not allowed to watch: the handshake is refused
             return
@@ -194,8 +194,8 @@ class GameConsumer(_Base):
         await self._catch_up(since, with_chat=True)
         delivery.watch(self)
         try:
-            await database_sync_to_async(services.presence_join)(
-                match_id=self.match_id, channel_name=self.channel_name, player=self.player_id, role=self.role)
+            await db(services.presence_join,
+                     match_id=self.match_id, channel_name=self.channel_name, player=self.player_id, role=self.role)
         except BaseException:  # the socket fails to open: nothing may keep its presence row fresh
             delivery.unwatch(self)
             raise
@@ -215,11 +215,11 @@ class GameConsumer(_Base):
         if getattr(self, "match_id", None) is None:
             return
         await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
-        await database_sync_to_async(services.presence_leave)(channel_name=self.channel_name)
+        await db(services.presence_leave, channel_name=self.channel_name)
 
     # -- sending what the client is missing ------------------------------------------------------
     def _missing(self, game_id, since, with_chat) -> tuple:
-        """In the database thread: the frames ``game_id`` is missing after ``since`` (a
+        """Synchronous (``games.dbcall.db``): the frames ``game_id`` is missing after ``since`` (a
         snapshot when too many, or none known), continuing into the match's newer games."""
         game = Game.objects.select_related("match", "match__white", "match__black").get(pk=game_id)
         out = []
@@ -247,7 +247,7 @@ class GameConsumer(_Base):
         return {"t": "snapshot", "v": game.version, "d": selectors.game_snapshot(game, self.color)}
 
     async def _catch_up(self, since, with_chat=False):
-        game_id, version, over, frames = await database_sync_to_async(self._missing)(self.game_id, since, with_chat)
+        game_id, version, over, frames = await db(self._missing, self.game_id, since, with_chat)
         for frame in frames:
             await self.send_json(frame)
         self.game_id, self.sent, self.over = game_id, version, over
@@ -257,7 +257,7 @@ class GameConsumer(_Base):
             game = Game.objects.select_related("match", "match__white", "match__black").get(pk=self.game_id)
             return game.version, self._snapshot(game)
 
-        version, frame = await database_sync_to_async(read)()
+        version, frame = await db(read)
         await self.send_json(frame)
         self.sent = version
 
@@ -360,7 +360,7 @@ class GameConsumer(_Base):
                          action=spec.name, expected_version=version, **fields)
 
     def _run(self, service, kwargs):
-        """In the database thread. "fresh" is the socket's player read now (a suspension
+        """Synchronous (``games.dbcall.db``). "fresh" is the socket's player read now (a suspension
         takes effect at once); game actions read the seat's player under the lock."""
         if kwargs.get("player") == "fresh":
             kwargs["player"] = Player.objects.get(pk=self.player_id)
@@ -390,7 +390,7 @@ class LobbyConsumer(_Base):
         }
 
     async def _send_lobby(self):
-        version, data = await database_sync_to_async(self._lobby)()
+        version, data = await db(self._lobby)
         await self.send_json({"t": "lobby", "v": version, "d": data})
         self.version = version
 

@@ -19,10 +19,10 @@ import asyncio
 import logging
 import time
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import DatabaseError
 
+from .dbcall import db
 from .models import Chouette, Game
 from .services import presence_heartbeat
 from .services.lobby import lobby_version
@@ -84,7 +84,7 @@ async def _run() -> None:
                 beat_at = time.monotonic()
                 names = [c.channel_name for c in list(_games)]
                 if names:
-                    await database_sync_to_async(presence_heartbeat)(names)
+                    await db(presence_heartbeat, names)
         except DatabaseError as exc:  # a database that went away: the next round retries
             logger.warning("delivery check: database error (%s)", type(exc).__name__)
         except Exception:
@@ -118,7 +118,7 @@ async def check() -> int:
     if not consumers and not lobbies:
         return nudged
     game_ids = sorted({c.game_id for c in consumers})
-    versions, newer, lobby = await database_sync_to_async(_read)(game_ids, bool(lobbies))
+    versions, newer, lobby = await db(_read, game_ids, bool(lobbies))
     for consumer in consumers:
         found = versions.get(consumer.game_id)
         if found is None:
@@ -153,7 +153,7 @@ async def _check_chouettes() -> int:
     consumers = [c for c in list(_chouettes) if getattr(c, "chouette_id", None) is not None]
     if not consumers:
         return 0
-    versions = await database_sync_to_async(_chouette_versions)(sorted({c.chouette_id for c in consumers}))
+    versions = await db(_chouette_versions, sorted({c.chouette_id for c in consumers}))
     nudged = 0
     for consumer in consumers:
         if versions.get(consumer.chouette_id, 0) > consumer.sent:

@@ -71,7 +71,7 @@ class FanoutLayer(BaseChannelLayer):
         self.process = f"{host}-{os.getpid()}-{_rand(6)}"  # this process, in channel names
         self.bus_url, self.prefix = bus, prefix
         self.bus = None
-        self.loop = None
+        self.loop = self.loop_thread = None
         self.channels: dict = {}  # channel name -> asyncio.Queue
         self.received: dict = {}  # channel name -> monotonic time its receiver last took a message
         self.groups: dict = {}  # group -> {channel name: None}, in joining order
@@ -87,7 +87,7 @@ class FanoutLayer(BaseChannelLayer):
         self._forget_all()
         if self.bus is not None:
             self.bus.close()
-        self.loop = loop
+        self.loop, self.loop_thread = loop, threading.get_ident()
         self.bus = make_bus(self.bus_url, self) if self.bus_url else None
         if self.bus is not None:
             self.bus.start(loop)
@@ -230,11 +230,15 @@ class FanoutLayer(BaseChannelLayer):
                 self.dropped += 1
 
     def group_send_threadsafe(self, group: str, message: dict) -> None:
-        """``group_send`` from any thread, returning at once (the committing database thread
-        calls this; so does a worker process, which has no event loop: it only publishes)."""
+        """``group_send`` from any thread, returning at once (the committing thread calls
+        this: the database thread, or the loop's own thread when ``games.dbcall`` runs the
+        call there; so does a worker process, which has no event loop: it only publishes)."""
         loop = self.loop
         if loop is not None and not loop.is_closed() and loop.is_running():
-            loop.call_soon_threadsafe(self._send_in_loop, group, message)
+            if threading.get_ident() == self.loop_thread:  # a database call run in the loop's thread
+                loop.call_soon(self._send_in_loop, group, message)
+            else:
+                loop.call_soon_threadsafe(self._send_in_loop, group, message)
             return
         bus = self.bus or self._thread_bus()
         if bus is not None:

@@ -16,7 +16,7 @@ GAMES = Path(__file__).resolve().parents[1] / "games"
 # Layers, lowest first; a module may import only from its own layer or lower ones.
 LAYERS = [
     {"engine", "actions", "jsonsafe", "dice", "dice_stats", "errors"},
-    {"models", "prepared", "text", "clock", "ratings", "bots", "redact"},  # bots: pure strategies (engine in, play out)
+    {"models", "prepared", "dbcall", "text", "clock", "ratings", "bots", "redact"},  # bots: pure strategies (engine in, play out)
     {"serializers", "chouette_view", "events", "replay", "export", "interchange", "analysis", "verify"},
     {"selectors", "visibility", "analysis_reads", "services", "layers", "realtime"},
     {"delivery", "bots.turns", "bots.chouette_turns"},  # bots.turns: a house bot's turn, played through the services

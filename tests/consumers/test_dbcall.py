@@ -1,0 +1,75 @@
+"""games.dbcall: the consumers' database calls run in the event loop's own thread on a
+SQLite file (issue 16), in Channels' database thread otherwise; the layer's thread-safe
+send works from both."""
+
+import asyncio
+import threading
+
+import pytest
+from django.core.exceptions import SynchronousOnlyOperation
+from django.db import connections
+
+from games import dbcall
+from games.layers import FanoutLayer
+from games.models import Player
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def on_a_file(settings, monkeypatch):
+    """As on the embedded default's SQLite file (the tests' database is in memory)."""
+    settings.GAMES_DB_IN_LOOP = True
+    monkeypatch.setattr(type(connections["default"]), "is_in_memory_db", lambda self: False)
+
+
+def _count_players():
+    return threading.get_ident(), Player.objects.count()
+
+
+async def test_on_a_sqlite_file_a_call_runs_in_the_loops_thread(on_a_file):
+    assert dbcall.in_loop()
+    loop = asyncio.get_running_loop()
+    thread, count = await dbcall.db(_count_players)
+    assert (thread, count) == (threading.get_ident(), 0)
+    assert asyncio.get_running_loop() is loop  # restored after the call
+    with pytest.raises(SynchronousOnlyOperation):  # Django's guard is lifted for the call only
+        _count_players()
+
+
+async def test_the_loop_is_restored_when_the_call_fails(on_a_file):
+    loop = asyncio.get_running_loop()
+
+    def fails():
+        Player.objects.count()
+        raise ValueError("no")
+
+    with pytest.raises(ValueError):
+        await dbcall.db(fails)
+    assert asyncio.get_running_loop() is loop
+    assert (await dbcall.db(_count_players))[1] == 0  # and the connection still works
+
+
+async def test_off_or_in_memory_a_call_runs_in_the_database_thread(settings):
+    assert not dbcall.in_loop()  # the tests' in-memory database: its shared cache does not wait on locks
+    thread, _count = await dbcall.db(_count_players)
+    assert thread != threading.get_ident()
+    settings.GAMES_DB_IN_LOOP = False
+    assert not dbcall.in_loop()
+
+
+@pytest.mark.parametrize("from_loop", [True, False])
+async def test_a_threadsafe_group_send_arrives_from_the_loops_thread_and_from_another(from_loop):
+    layer = FanoutLayer()
+    try:
+        channel = await layer.new_channel()
+        await layer.group_add("match-1", channel)
+        message = {"type": "match.events", "n": 1}
+        if from_loop:
+            layer.group_send_threadsafe("match-1", message)
+        else:
+            await asyncio.to_thread(layer.group_send_threadsafe, "match-1", message)
+        assert await asyncio.wait_for(layer.receive(channel), 5.0) == message
+    finally:
+        await layer.flush()
+        await layer.close()
