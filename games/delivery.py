@@ -8,9 +8,9 @@ client less than that is nudged and resends what is missing from the database. C
 also send the version they hold in an idle ping (docs/PROTOCOL.md, "Delivery"), which
 covers what the server cannot see (a connection that died quietly).
 
-The same loop refreshes the presence heartbeat of the process's sockets (the workers
-sweep rows whose heartbeat stopped). It is delivery bookkeeping for this process's own
-sockets, not a sweep: no game state is changed here.
+The same loop refreshes the presence heartbeat of the process's sockets, a slice each
+round (the workers sweep rows whose heartbeat stopped). It is delivery bookkeeping for
+this process's own sockets, not a sweep: no game state is changed here.
 """
 
 from __future__ import annotations
@@ -74,17 +74,35 @@ def _start() -> None:
         _task = loop.create_task(_run())
 
 
+class Heartbeat:
+    """The presence heartbeat, spread over the rounds: every socket's row is refreshed once
+    per ``heartbeat_every()`` s, a slice of them each round, so no round writes thousands of
+    rows at once (on SQLite the event loop waits for the write: issue 16)."""
+
+    def __init__(self, now: float):
+        self.started, self.todo, self.per_round = now, [], 0
+
+    def due(self, now: float) -> list:
+        """The channel names to refresh this round."""
+        if not self.todo:
+            if now - self.started < heartbeat_every():
+                return []
+            self.started, self.todo = now, live_channels()
+            rounds = max(1, int(heartbeat_every() / max(interval(), 1e-3)) - 1)  # done a round early
+            self.per_round = -(-len(self.todo) // rounds)
+        names, self.todo = self.todo[:self.per_round], self.todo[self.per_round:]
+        return names
+
+
 async def _run() -> None:
-    beat_at = time.monotonic()
+    beat = Heartbeat(time.monotonic())
     while _games or _lobbies or _chouettes:
         await asyncio.sleep(interval())
         try:
             await check()
-            if time.monotonic() - beat_at >= heartbeat_every():
-                beat_at = time.monotonic()
-                names = [c.channel_name for c in list(_games)]
-                if names:
-                    await db(presence_heartbeat, names)
+            names = beat.due(time.monotonic())
+            if names:
+                await db(presence_heartbeat, names)
         except DatabaseError as exc:  # a database that went away: the next round retries
             logger.warning("delivery check: database error (%s)", type(exc).__name__)
         except Exception:

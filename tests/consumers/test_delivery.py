@@ -150,3 +150,15 @@ async def test_a_live_socket_keeps_its_presence_through_the_heartbeat(people):
     assert await db(services.presence_heartbeat, delivery.live_channels()) == 1
     assert await db(services.sweep_presence) == 0  # it beat: nothing to sweep
     await white.close()
+
+
+def test_the_heartbeat_refreshes_every_socket_once_a_period_a_slice_a_round(settings, monkeypatch):
+    settings.GAMES_DELIVERY_CHECK, settings.GAMES_PRESENCE_HEARTBEAT = 1.0, 15.0
+    names = [f"specific.p!{i}" for i in range(2000)]
+    monkeypatch.setattr(delivery, "live_channels", lambda: list(names))
+    beat = delivery.Heartbeat(now=0.0)
+    assert beat.due(14.0) == []  # joining refreshed them
+    slices = [beat.due(15.0 + r) for r in range(15)]
+    assert sorted(n for s in slices for n in s) == sorted(names)  # every socket, once
+    assert max(len(s) for s in slices) <= 2000 // 10  # never all at once
+    assert beat.due(29.0) == [] and beat.due(30.0) != []  # the next period, 15 s after the last
