@@ -17,6 +17,7 @@ distinct resulting position.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import permutations
 from typing import NamedTuple
 
@@ -307,11 +308,19 @@ def legal_plays(position: Position, dice) -> list:
     When nothing can be played the list holds one empty play (the pass).
     """
     d1, d2 = _check_dice(dice)
+    return list(_legal_plays(position, d1, d2))
+
+
+@lru_cache(maxsize=1024)
+def _legal_plays(position: Position, d1: int, d2: int) -> tuple:
+    """The plays, remembered: a server lists them when the dice are rolled and checks the
+    play it is sent against them a moment later (positions and plays are immutable). 1024
+    entries cover the turns in progress of a busy web process (about 5 s at 100 moves/s)."""
     color = position.turn
     own = position.mover_points(color)
     opp = _opponent_points(position, color)
     found = _generate(own, opp, d1, d2)
-    return [Play(position, color, steps, key[0], key[1]) for key, steps in found.items()]
+    return tuple(Play(position, color, steps, key[0], key[1]) for key, steps in found.items())
 
 
 def legal_move_lists(position: Position, dice) -> list:
