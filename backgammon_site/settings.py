@@ -128,6 +128,11 @@ else:
         # Two test runs on one server (two checkouts) each need a test database of their own.
         DATABASES["default"]["TEST"] = {"NAME": os.environ["DJANGO_TEST_DB_NAME"]}
 
+# Where the websocket consumers' database calls run (games/dbcall.py): in the event loop's
+# own thread on SQLite (in-process CPU work: the hop to a database thread costs more than it
+# saves), in Channels' database thread on PostgreSQL (network and lock waits).
+GAMES_DB_IN_LOOP = env_bool("GAMES_DB_IN_LOOP", DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3")
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Channel layer: the site's own (games.layers): groups in each process, and a bus that
@@ -292,11 +297,6 @@ if not DEBUG:
 # Realtime play (docs/PROTOCOL.md): seconds a disconnected player may be away before the
 # opponent can claim the match, and before the workers close the match themselves.
 GAMES_ABSENCE_GRACE = int(os.environ.get("GAMES_ABSENCE_GRACE", "120"))
-# Where the websocket consumers' database calls run (games/dbcall.py): in the event loop's
-# own thread on SQLite (in-process CPU work: the hop to a database thread costs more than it
-# saves), in Channels' database thread on PostgreSQL (network and lock waits).
-GAMES_DB_IN_LOOP = env_bool("GAMES_DB_IN_LOOP", DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3")
-
 GAMES_ABANDON_AFTER = int(os.environ.get("GAMES_ABANDON_AFTER", "1800"))
 GAMES_NEXT_GAME_DELAY = float(os.environ.get("GAMES_NEXT_GAME_DELAY", "8"))  # s the end of a game stays on screen
 GAMES_MAX_BOT_MATCHES = int(os.environ.get("GAMES_MAX_BOT_MATCHES", "2"))  # matches vs the computer at once, per player

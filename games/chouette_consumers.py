@@ -14,8 +14,8 @@ from django.conf import settings
 
 from . import chouette_view, delivery, services
 from .actions import UnknownAction, chouette_fields
-from .dbcall import db
 from .consumers import MAX_REPLAY, Flood, _Base, _player_of, since_of
+from .dbcall import db
 from .events import chouette_group
 from .models import Chouette, ChouetteChat, ChouetteGame, ChouetteSeat, Player
 from .realtime import ANYONE

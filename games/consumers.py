@@ -23,8 +23,8 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from . import delivery, selectors, services
-from .dbcall import db
 from .actions import MissingField, UnknownAction, lookup
+from .dbcall import db
 from .engine.errors import EngineError
 from .errors import ServiceError
 from .events import LOBBY_GROUP, match_group
