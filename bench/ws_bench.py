@@ -448,7 +448,7 @@ def main(argv=None) -> dict:
     parser.add_argument("--no-fanout", dest="fanout", action="store_false")
     parser.add_argument("--fanout-rate", type=float, default=50.0)
     parser.add_argument("--fanout-duration", type=float, default=15.0,
-                        help="s of idle, then s of moves, at each socket count (15: one presence heartbeat in each)")
+                        help="s of idle, then s of moves, at each socket count (15: a whole presence heartbeat)")
     parser.add_argument("--browser-pings", action="store_true",
                         help="clients ping like static/js when idle (app pings, no protocol pings)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (server logs)")

@@ -141,6 +141,15 @@ def test_database_url_switches_to_postgres():
     assert db["OPTIONS"]["pool"]["max_size"] == 12
 
 
+def test_sockets_database_calls_run_in_the_loop_on_a_sqlite_file_only(tmp_path):
+    """What a real process decides (games/dbcall.py): in the loop on a SQLite file, in
+    Channels' database thread on PostgreSQL, or when turned off."""
+    expr = "__import__('games.dbcall', fromlist=['in_loop']).in_loop()"
+    assert print_setting(expr, SQLITE_PATH=str(tmp_path / "db.sqlite3")) is True
+    assert print_setting(expr, SQLITE_PATH=str(tmp_path / "db.sqlite3"), GAMES_DB_IN_LOOP="0") is False
+    assert print_setting(expr, DATABASE_URL="postgres://someone:pw@db.invalid:5432/backgammon") is False
+
+
 def test_pool_size_from_env():
     db = print_setting("settings.DATABASES['default']['OPTIONS']['pool']['max_size']",
                        DATABASE_URL="postgres://someone:pw@db.invalid:5432/backgammon", DJANGO_DB_POOL_SIZE="3")
