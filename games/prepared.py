@@ -112,10 +112,7 @@ def _cached(connection, key, make):
     return found
 
 
-def update_fields(obj, names, using: str = "default") -> None:
-    """``obj.save(update_fields=names)`` with SQL built once (no signals, no ``pre_save``:
-    for fields the caller sets itself)."""
-    connection = connections[using]
+def _update_sql(obj, names, connection) -> tuple:
     model = type(obj)
 
     def make():
@@ -127,19 +124,10 @@ def update_fields(obj, names, using: str = "default") -> None:
     sql, fields = _cached(connection, ("update", model, tuple(names)), make)
     params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
     params.append(model._meta.pk.get_db_prep_value(obj.pk, connection))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        if cursor.rowcount != 1:
-            raise DatabaseError(f"Updating {model.__name__} {obj.pk} changed {cursor.rowcount} rows.")
+    return sql, params
 
 
-def insert_rows(objs: list, names, using: str = "default") -> list:
-    """``bulk_create(objs)`` in one multi-row insert of the fields ``names`` (each field's
-    ``pre_save`` runs, so ``auto_now_add`` is filled in on the objects); the objects get no
-    primary key back."""
-    if not objs:
-        return objs
-    connection = connections[using]
+def _insert_sql(objs: list, names, connection) -> tuple:
     model = type(objs[0])
 
     def make():
@@ -154,6 +142,45 @@ def insert_rows(objs: list, names, using: str = "default") -> list:
     for obj in objs:
         for f in fields:
             params.append(f.get_db_prep_save(f.pre_save(obj, True), connection))
+    return head + ", ".join([row] * len(objs)), params
+
+
+def _execute_update(connection, obj, sql, params) -> None:
     with connection.cursor() as cursor:
-        cursor.execute(head + ", ".join([row] * len(objs)), params)
+        cursor.execute(sql, params)
+        if cursor.rowcount != 1:
+            raise DatabaseError(f"Updating {type(obj).__name__} {obj.pk} changed {cursor.rowcount} rows.")
+
+
+def update_fields(obj, names, using: str = "default") -> None:
+    """``obj.save(update_fields=names)`` with SQL built once (no signals, no ``pre_save``:
+    for fields the caller sets itself)."""
+    connection = connections[using]
+    _execute_update(connection, obj, *_update_sql(obj, names, connection))
+
+
+def insert_rows(objs: list, names, using: str = "default") -> list:
+    """``bulk_create(objs)`` in one multi-row insert of the fields ``names`` (each field's
+    ``pre_save`` runs, so ``auto_now_add`` is filled in on the objects); the objects get no
+    primary key back."""
+    if not objs:
+        return objs
+    connection = connections[using]
+    sql, params = _insert_sql(objs, names, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+    return objs
+
+
+def insert_rows_and_update(objs: list, names, obj, update_names, using: str = "default") -> list:
+    """``insert_rows(objs, names)`` then ``update_fields(obj, update_names)``: on PostgreSQL
+    in one statement (the insert in a ``WITH``), so one round trip instead of two."""
+    connection = connections[using]
+    if not objs or connection.vendor != "postgresql":
+        insert_rows(objs, names, using)
+        update_fields(obj, update_names, using)
+        return objs
+    insert, insert_params = _insert_sql(objs, names, connection)
+    update, update_params = _update_sql(obj, update_names, connection)
+    _execute_update(connection, obj, f"WITH inserted AS ({insert}) {update}", insert_params + update_params)
     return objs

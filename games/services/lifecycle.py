@@ -37,7 +37,7 @@ from ..engine import OPENING, TURN, GameState
 from ..errors import BadRequest, Conflict, Forbidden, NotFound
 from ..events import Batch, envelope, publish_on_commit
 from ..models import Game, GameEvent, HouseBot, Match, Player
-from ..prepared import PreparedRead, insert_rows, update_fields
+from ..prepared import PreparedRead, insert_rows, insert_rows_and_update, update_fields
 from ..ratings import rating_changes
 from .analysis import analysis_after_match
 from .dice import dice_for
@@ -65,7 +65,7 @@ def lock_game(game_id) -> tuple:
     (a single statement that waited for the lock would return the game as it was before
     the lock holder's commit). SQLite: the transaction already holds the database's write
     lock from its first statement (``BEGIN IMMEDIATE``), so one query reads it all
-    (issue 16: a move costs at most four queries, ``tests/services/test_query_count.py``).
+    (issue 16: a move costs at most three queries, ``tests/services/test_query_count.py``).
     """
     game_id = valid_id(game_id, "game_not_found", "No such game.")
     if connection.vendor == "sqlite":
@@ -169,7 +169,8 @@ class Record:
 
     ``add`` numbers an event and keeps the state after it; ``commit`` (at the end of the
     action, inside its transaction) writes every event in one insert, each touched game in
-    one update, and publishes one :class:`~games.events.Batch` after the commit.
+    one update (on PostgreSQL the insert and the first game's update are one statement),
+    and publishes one :class:`~games.events.Batch` after the commit.
     """
 
     def __init__(self, match: Match):
@@ -189,10 +190,14 @@ class Record:
         self.lobby_dirty = True
 
     def commit(self) -> Batch:
-        rows = insert_rows([
-            GameEvent(game_id=game.pk, version=version, type=kind, payload=payload, actor_id=actor)
-            for game, version, kind, payload, actor, _ in self.items], EVENT_FIELDS)
-        for game in self.games.values():
+        rows = [GameEvent(game_id=game.pk, version=version, type=kind, payload=payload, actor_id=actor)
+                for game, version, kind, payload, actor, _ in self.items]
+        games = list(self.games.values())
+        if games:  # the events and the first game in one statement where the database allows it
+            insert_rows_and_update(rows, EVENT_FIELDS, games[0], GAME_FIELDS)
+        else:
+            insert_rows(rows, EVENT_FIELDS)
+        for game in games[1:]:
             update_fields(game, GAME_FIELDS)
         batch = Batch(match=self.match.pk, lobby=lobby_message(self.match) if self.lobby_dirty else None)
         last_of = {game.pk: i for i, (game, *_rest) in enumerate(self.items)}
