@@ -130,8 +130,10 @@ else:
 
 # Where the websocket consumers' database calls run (games/dbcall.py): in the event loop's
 # own thread on SQLite (in-process CPU work: the hop to a database thread costs more than it
-# saves), in Channels' database thread on PostgreSQL (network and lock waits).
+# saves), in GAMES_DB_THREADS database threads of the process on PostgreSQL (network and
+# lock waits), each holding a pool connection for the length of a call.
 GAMES_DB_IN_LOOP = env_bool("GAMES_DB_IN_LOOP", DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3")
+GAMES_DB_THREADS = int(os.environ.get("GAMES_DB_THREADS", "1"))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -1,26 +1,40 @@
 """Database calls from the event loop: the consumers' and the delivery check's.
 
-Channels runs them in one database thread (``database_sync_to_async``), so the loop keeps
-serving sockets while PostgreSQL answers over the network or a row lock is waited for.
-On SQLite there is nothing to wait for: a call is CPU work in this process, and the hop
-costs more than it saves (the call is handed to the thread, the GIL changes hands at each
-query, the loop is woken when it ends): 0.9 ms of a move's 6 ms, measured by
-``bench/ws_bench.py`` (issue 16, docs/DEPLOY.md). So with ``GAMES_DB_IN_LOOP`` (the
-default on SQLite, off on PostgreSQL) the call runs in the loop's own thread.
+Where a call runs (issue 16, measured by ``bench/ws_bench.py``, docs/DEPLOY.md):
 
-Not with an in-memory SQLite database (the tests'): its connections share one cache, where
-a lock held by another thread's connection fails at once ("database table is locked")
-instead of being waited for, so there the calls stay in the one database thread. The live
-tests (real Daphne processes on a SQLite file) run them in the loop.
+- **In the event loop's own thread** on a SQLite file (``GAMES_DB_IN_LOOP``, the default
+  there). A call is CPU work in this process with nothing to wait for over a network, and
+  the hop to a database thread cost more than it saved (the call handed over, the GIL
+  changing hands at each query, the loop woken at the end): 0.9 ms of a move's 6 ms.
+- **In the process's database thread** on PostgreSQL (``GAMES_DB_THREADS``, default 1),
+  so the loop serves sockets while PostgreSQL answers. A plain executor: Channels'
+  ``database_sync_to_async`` costs 115-150 us of CPU a call where this costs 90 (its
+  thread-sensitive machinery, which the sockets' calls do not need). Each call takes a
+  connection from the process's pool and gives it back (``close_old_connections`` before
+  and after, as Channels does). With more than one thread, two games' moves may run side by
+  side (serialised by the match's row lock where they meet; a batch that reaches a socket
+  out of order is read back, ``GameConsumer.match_events``); one socket's calls still run
+  one after the other, as a consumer handles its messages in order.
+- **In Channels' database thread** otherwise: with ``GAMES_DB_THREADS=0``, and on an
+  in-memory SQLite database (the tests'), whose connections share one cache where a lock
+  held by another thread's connection fails at once ("database table is locked") instead
+  of being waited for. The live tests (real Daphne processes on a SQLite file) run the
+  calls in the loop.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import close_old_connections, connections
+
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
 
 
 def in_loop() -> bool:
@@ -30,11 +44,47 @@ def in_loop() -> bool:
     return not (in_memory and in_memory())
 
 
+def threads() -> int:
+    """How many database threads the sockets' calls share: ``GAMES_DB_THREADS`` on a
+    database with row locks, 0 (Channels' one thread) on SQLite, which has one writer."""
+    if connections["default"].vendor == "sqlite":
+        return 0
+    return max(0, int(getattr(settings, "GAMES_DB_THREADS", 0)))
+
+
+def executor() -> ThreadPoolExecutor | None:
+    """The process's database threads, started on first use; None without them."""
+    global _executor
+    count = threads()
+    if count == 0:
+        return None
+    if _executor is None or _executor._max_workers != count:
+        with _executor_lock:
+            if _executor is None or _executor._max_workers != count:
+                _executor = ThreadPoolExecutor(max_workers=count, thread_name_prefix="db")
+    return _executor
+
+
 async def db(func, *args, **kwargs):
     """``func(*args, **kwargs)`` (synchronous ORM code), awaited from the event loop."""
     if in_loop():
         return call_here(func, *args, **kwargs)
-    return await database_sync_to_async(func)(*args, **kwargs)
+    pool = executor()
+    if pool is None:
+        return await database_sync_to_async(func)(*args, **kwargs)
+    context = contextvars.copy_context()
+    return await asyncio.get_running_loop().run_in_executor(pool, context.run, call_closing, func, args, kwargs)
+
+
+def call_closing(func, args, kwargs):
+    """``func`` in a database thread, with the connection checks Channels makes around it:
+    a connection left unusable (or, on PostgreSQL, any: ``CONN_MAX_AGE`` is 0 there) is
+    closed, which gives it back to the process's pool."""
+    close_old_connections()
+    try:
+        return func(*args, **kwargs)
+    finally:
+        close_old_connections()
 
 
 def call_here(func, *args, **kwargs):

@@ -1,6 +1,6 @@
 """games.dbcall: the consumers' database calls run in the event loop's own thread on a
-SQLite file (issue 16), in Channels' database thread otherwise; the layer's thread-safe
-send works from both."""
+SQLite file (issue 16), in the process's own database threads on PostgreSQL, in Channels'
+database thread otherwise; the layer's thread-safe send works from all."""
 
 import asyncio
 import threading
@@ -56,6 +56,39 @@ async def test_off_or_in_memory_a_call_runs_in_the_database_thread(settings):
     assert thread != threading.get_ident()
     settings.GAMES_DB_IN_LOOP = False
     assert not dbcall.in_loop()
+    settings.GAMES_DB_THREADS = 4
+    assert dbcall.threads() == 0 and dbcall.executor() is None  # SQLite has one writer: no threads of ours
+
+
+def _meet(barrier):
+    barrier.wait()  # both calls in one thread: the second never starts, and the first times out
+    return threading.current_thread().name, Player.objects.count()
+
+
+@pytest.mark.postgres
+async def test_on_postgresql_a_call_runs_in_the_processs_database_thread(settings):
+    assert connections["default"].vendor == "postgresql"
+    settings.GAMES_DB_THREADS = 1
+    name, count = await dbcall.db(_meet, threading.Barrier(1))
+    assert name.startswith("db") and count == 0
+    held = dbcall.executor().submit(lambda: connections["default"].connection).result()
+    assert held is None  # closed after the call: back in the process's pool, not kept by the thread
+
+
+@pytest.mark.postgres
+async def test_on_postgresql_with_more_threads_two_calls_run_side_by_side(settings):
+    settings.GAMES_DB_THREADS = 2
+    barrier = threading.Barrier(2, timeout=5)
+    results = await asyncio.gather(dbcall.db(_meet, barrier), dbcall.db(_meet, barrier))
+    assert len({name for name, _count in results}) == 2
+
+
+@pytest.mark.postgres
+async def test_on_postgresql_with_no_threads_a_call_runs_in_channels_database_thread(settings):
+    settings.GAMES_DB_THREADS = 0
+    assert dbcall.executor() is None
+    name, _count = await dbcall.db(_meet, threading.Barrier(1))
+    assert not name.startswith("db")
 
 
 @pytest.mark.parametrize("from_loop", [True, False])
