@@ -168,7 +168,10 @@ def test_a_clock_runs_out_with_no_socket_anywhere_and_the_worker_ends_the_match(
         ended = poll(lambda: (s := site.shell(ENDED % ids["match"]))["status"] == "finished" and s, 60,
                      "the time-out")
         assert ended["reason"] == "timeout"
-        assert "clock ran out" in site.workers[0].log.read_text()
+        # The deadline task, or the periodic clock sweep when its tick comes first (a race
+        # both sides of which are the worker's: the loser finds the match over).
+        log = site.workers[0].log.read_text()
+        assert "clock ran out" in log or "periodic clocks: 1" in log, log
         assert not site.tracebacks(), site.logs()
 
 
