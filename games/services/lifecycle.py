@@ -5,7 +5,8 @@ leave): they share these pieces and import nothing from each other.
 
 **Lock order** (every path follows it, so two transactions never wait on each other in
 a circle): the **match** row first (it serialises every game of the match: a game row
-is only written while its match is locked, so it needs no lock of its own), then
+is only written while its match is locked; ``lock_game`` locks the game row after it, in
+the same statement, so that one statement reads the game as the last writer left it), then
 **queue entries** (a player's own first; another's only with ``skip_locked``, never
 waited for), then **player** rows (primary-key order), then the **lobby counter** (bumped
 when the commit's batch is built). A row created in the same transaction may be locked
@@ -28,7 +29,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import F, Subquery
+from django.db.models import F
 from django.utils import timezone
 
 from .. import clock, serializers
@@ -59,36 +60,37 @@ def player_id_of(player) -> int | None:
 
 def lock_game(game_id) -> tuple:
     """Lock the game's match and return ``(game, match)``, the match's players (and whether
-    they are house bots) read with it.
+    they are house bots) read with it, in one query (issue 16: a move costs at most three
+    queries, ``tests/services/test_query_count.py``).
 
-    PostgreSQL: one query locks the match, a second reads the game after the lock is held
-    (a single statement that waited for the lock would return the game as it was before
-    the lock holder's commit). SQLite: the transaction already holds the database's write
-    lock from its first statement (``BEGIN IMMEDIATE``), so one query reads it all
-    (issue 16: a move costs at most three queries, ``tests/services/test_query_count.py``).
+    PostgreSQL: the query locks the match row, then the game row (``OF match, game``, in
+    that order: the lock order). Locking the game too is what makes one statement enough:
+    a statement that waited for a lock returns the newest version of every row it locks,
+    but the others as its snapshot saw them, from before the lock holder's commit. Nobody
+    waits on the game's lock while holding another: a game row is only written under its
+    match's lock (``tests/services/test_concurrency.py`` plays two moves for one turn).
+    SQLite: the transaction already holds the database's write lock from its first
+    statement (``BEGIN IMMEDIATE``), so the query needs no lock clause.
     """
     game_id = valid_id(game_id, "game_not_found", "No such game.")
-    if connection.vendor == "sqlite":
-        game = _GAME_WITH_MATCH.first(game_id)
-        match = game.match if game is not None else None
-    else:
-        match = _MATCH_OF_GAME_LOCKED.first(game_id)
-        game = _GAME.first(game_id) if match is not None else None
+    read = _GAME_WITH_MATCH if connection.vendor == "sqlite" else _GAME_WITH_MATCH_LOCKED
+    game = read.first(game_id)
     if game is None:
         raise NotFound("game_not_found", f"There is no game {game_id}.")
-    game.match = match
-    return game, match
+    return game, game.match
 
 
 PLAYERS = ("white", "black", "white__housebot", "black__housebot")  # read with the lock
 
 # The lock's queries, compiled once per connection (games.prepared: compiling them cost
 # more than running them). No ORDER BY: one row.
-_GAME_WITH_MATCH = PreparedRead(lambda pk: Game.objects.select_related(
-    "match", *(f"match__{p}" for p in PLAYERS)).filter(pk=pk).order_by()[:1])
-_MATCH_OF_GAME_LOCKED = PreparedRead(lambda pk: Match.objects.select_related(*PLAYERS).select_for_update(
-    of=("self",), no_key=True).filter(pk=Subquery(Game.objects.filter(pk=pk).values("match_id")[:1])).order_by()[:1])
-_GAME = PreparedRead(lambda pk: Game.objects.filter(pk=pk).order_by()[:1])
+def _game_with_match(pk):
+    return Game.objects.select_related("match", *(f"match__{p}" for p in PLAYERS)).filter(pk=pk).order_by()[:1]
+
+
+_GAME_WITH_MATCH = PreparedRead(_game_with_match)
+_GAME_WITH_MATCH_LOCKED = PreparedRead(lambda pk: _game_with_match(pk).select_for_update(
+    of=("match", "self"), no_key=True))
 EVENT_FIELDS = ("game", "version", "type", "payload", "actor", "created_at")
 
 
