@@ -133,7 +133,7 @@ else:
 # saves), in GAMES_DB_THREADS database threads of the process on PostgreSQL (network and
 # lock waits), each holding a pool connection for the length of a call.
 GAMES_DB_IN_LOOP = env_bool("GAMES_DB_IN_LOOP", DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3")
-GAMES_DB_THREADS = int(os.environ.get("GAMES_DB_THREADS", "1"))
+GAMES_DB_THREADS = int(os.environ.get("GAMES_DB_THREADS", "2"))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

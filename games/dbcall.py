@@ -6,15 +6,17 @@ Where a call runs (issue 16, measured by ``bench/ws_bench.py``, docs/DEPLOY.md):
   there). A call is CPU work in this process with nothing to wait for over a network, and
   the hop to a database thread cost more than it saved (the call handed over, the GIL
   changing hands at each query, the loop woken at the end): 0.9 ms of a move's 6 ms.
-- **In the process's database thread** on PostgreSQL (``GAMES_DB_THREADS``, default 1),
-  so the loop serves sockets while PostgreSQL answers. A plain executor: Channels'
+- **In the process's own database threads** on PostgreSQL (``GAMES_DB_THREADS``, default
+  2), so the loop serves sockets while PostgreSQL answers. A plain executor: Channels'
   ``database_sync_to_async`` costs 115-150 us of CPU a call where this costs 90 (its
-  thread-sensitive machinery, which the sockets' calls do not need). Each call takes a
-  connection from the process's pool and gives it back (``close_old_connections`` before
-  and after, as Channels does). With more than one thread, two games' moves may run side by
-  side (serialised by the match's row lock where they meet; a batch that reaches a socket
-  out of order is read back, ``GameConsumer.match_events``); one socket's calls still run
-  one after the other, as a consumer handles its messages in order.
+  thread-sensitive machinery, which the sockets' calls do not need), and with one thread
+  a process's moves queued behind each other's round trips: it held 150-175 moves/s where
+  two threads held 200 (three runs each, back to back). Each call takes a connection from
+  the process's pool and gives it back (``close_old_connections`` before and after, as
+  Channels does). Two games' moves may run side by side (serialised by the match's row
+  lock where they meet; a batch that reaches a socket out of order is read back,
+  ``GameConsumer.match_events``); one socket's calls still run one after the other, as a
+  consumer handles its messages in order.
 - **In Channels' database thread** otherwise: with ``GAMES_DB_THREADS=0``, and on an
   in-memory SQLite database (the tests'), whose connections share one cache where a lock
   held by another thread's connection fails at once ("database table is locked") instead

@@ -151,10 +151,10 @@ def test_sockets_database_calls_run_in_the_loop_on_a_sqlite_file_only(tmp_path):
 
 
 def test_sockets_database_calls_have_a_thread_of_their_own_on_postgresql_only(tmp_path):
-    """PostgreSQL: GAMES_DB_THREADS threads of the process's own (1 by default); SQLite: none."""
+    """PostgreSQL: GAMES_DB_THREADS threads of the process's own (2 by default); SQLite: none."""
     expr = "__import__('games.dbcall', fromlist=['threads']).threads()"
     pg = "postgres://someone:pw@db.invalid:5432/backgammon"
-    assert print_setting(expr, DATABASE_URL=pg) == 1
+    assert print_setting(expr, DATABASE_URL=pg) == 2
     assert print_setting(expr, DATABASE_URL=pg, GAMES_DB_THREADS="3") == 3
     assert print_setting(expr, SQLITE_PATH=str(tmp_path / "db.sqlite3"), GAMES_DB_IN_LOOP="0") == 0
 
