@@ -12,6 +12,11 @@ come from the protocol layer: here ``failByDrop`` is off, and autobahn answers a
 over the limit with a close frame, code 1009 ("message too big") and a reason, then closes.
 Messages under the transport limit but over the protocol's 4 KB (docs/PROTOCOL.md) are
 refused by the consumer with ``too_large`` and the socket stays open.
+
+The limits are the client's: autobahn applies ``maxMessagePayloadSize`` to what the server
+sends as well, and a frame of ours over it killed the socket's consumer (a roll of doubles
+can leave 2000 legal plays, 170 KB of ``legalMoves``); the client's resync then asked for the
+same frame again. What the server sends has no limit here.
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 
 
 class KeepaliveWebSocketProtocol(WebSocketProtocol):
-    """Daphne's protocol, whose keepalive ping is not sent to a client that pings us.
+    """Daphne's protocol, whose keepalive ping is not sent to a client that pings us, and
+    whose message limit bounds what clients send, not what it sends them.
 
     Daphne pings every socket every ``--ping-interval`` s (20) unless a message came from
     it meanwhile, and closes it if no pong comes within ``--ping-timeout``: that is how a
@@ -40,6 +46,14 @@ class KeepaliveWebSocketProtocol(WebSocketProtocol):
     def onPing(self, payload):
         self.last_ping = time.time()  # Daphne's clock for its keepalive (``check_timeouts``)
         super().onPing(payload)
+
+    def sendMessage(self, payload, *args, **kwargs):
+        """Send ``payload`` whatever its size: the message limit is for what clients send."""
+        limit, self.maxMessagePayloadSize = self.maxMessagePayloadSize, 0
+        try:
+            return super().sendMessage(payload, *args, **kwargs)
+        finally:
+            self.maxMessagePayloadSize = limit
 
 
 class ClosingWebSocketFactory(WebSocketFactory):

@@ -155,6 +155,52 @@ def test_a_10_mb_frame_is_closed_with_1009_and_a_reason(tmp_path):
         assert site.tracebacks() == []
 
 
+MANY_PLAYS = """
+import json
+from dataclasses import replace
+from games import services
+from games.engine import MOVE, WHITE, Position
+from games.serializers import game_snapshot
+human = services.player_register(username="hugo", password=None)
+match = services.match_vs_bot(player=human, level="beginner", length=1)
+game = match.games.get()
+board = (0, -15, 0, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1)
+state = replace(game.game_state(), position=Position(board, turn=WHITE), phase=MOVE, dice=(1, 1))
+game.state = state.to_dict()
+game.save(update_fields=["state"])
+print("RESULT " + json.dumps({"game": game.pk, "plays": len(state.legal_plays()),
+                              "bytes": len(json.dumps(game_snapshot(game, WHITE), separators=(",", ":")))}))
+"""
+
+
+def test_a_frame_of_ours_over_the_clients_limit_is_sent_whole(tmp_path):
+    """The transport limit is for what clients send: 1-1 here leaves 2137 legal plays, a
+    snapshot of 170 KB. autobahn applied the limit to our sends too; the consumer died on the
+    frame, and the client's resync asked for it again."""
+    from websockets.asyncio.client import connect
+
+    from tests.live import Site
+
+    with Site(tmp_path, webs=1) as site:
+        ids = site.shell(MANY_PLAYS)
+        assert ids["bytes"] > 2 * 65536, ids  # over the limit Daphne runs with (tests.live.DAPHNE_FLAGS)
+        cookie = site.sessions(["hugo"])["hugo"]
+        port = site.webs[0].port
+
+        async def run():
+            async with connect(f"ws://127.0.0.1:{port}/ws/games/{ids['game']}/", origin=f"http://127.0.0.1:{port}",
+                               additional_headers={"Cookie": f"sessionid={cookie}"}, max_size=None,
+                               open_timeout=10) as ws:
+                while True:
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if frame["t"] == "snapshot":
+                        return frame
+
+        snapshot = asyncio.run(asyncio.wait_for(run(), 60))
+        assert snapshot["d"]["you"] == "white" and len(snapshot["d"]["legalMoves"]) == ids["plays"] == 2137
+        assert site.tracebacks() == [], site.logs()
+
+
 # -- NUL on PostgreSQL (SQLite accepts it: run by `python -m tests.pg_pass`) ------------------------
 
 
