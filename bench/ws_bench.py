@@ -438,10 +438,12 @@ def report(args, result) -> None:
         print(f"  {args.servers} processes: {many.rate if many else 0:g} moves/s held; capacity ratio to one "
               f"process {ratio:.2f}")
     if result["fanout"]:
-        (n1, small, _), (n2, large, _) = result["fanout"]
+        (n1, small, s1), (n2, large, s2) = result["fanout"]
         ok = small and abs(large - small) <= 0.2 * small
+        clean = not (s1.errors or s2.errors or s1.lost or s2.lost)  # a socket dropped: not a fan-out that works
         print(f"  fan-out CPU/move {small:.2f} ms at {n1} sockets, {large:.2f} ms at {n2}: "
-              f"{'within' if ok else 'NOT within'} 20%")
+              f"{'within' if ok else 'NOT within'} 20%"
+              + ("" if clean else f"; NOT clean: errors {s1.errors or 0} / {s2.errors or 0}, lost {s1.lost} / {s2.lost}"))
     if result["stray_errors"]:
         print(f"  errors outside the steps: {result['stray_errors']}")
 
