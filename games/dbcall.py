@@ -12,7 +12,7 @@ Where a call runs (issue 16, measured by ``bench/ws_bench.py``, docs/DEPLOY.md):
   thread-sensitive machinery, which the sockets' calls do not need), and with one thread
   a process's moves queued behind each other's round trips: it held 150-175 moves/s where
   two threads held 200 (three runs each, back to back). Each call takes a connection from
-  the process's pool and gives it back (``close_old_connections`` before and after, as
+  the process's pool and gives it back (:func:`release_connections` before and after, as
   Channels does). Two games' moves may run side by side (serialised by the match's row
   lock where they meet; a batch that reaches a socket out of order is read back,
   ``GameConsumer.match_events``); one socket's calls still run one after the other, as a
@@ -33,7 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, connections
+from django.db import connections
 
 _executor: ThreadPoolExecutor | None = None
 _executor_lock = threading.Lock()
@@ -78,15 +78,27 @@ async def db(func, *args, **kwargs):
     return await asyncio.get_running_loop().run_in_executor(pool, context.run, call_closing, func, args, kwargs)
 
 
+def release_connections() -> None:
+    """Django's ``close_old_connections``, except for a connection inside a transaction.
+
+    A connection left unusable (or, on PostgreSQL, any: ``CONN_MAX_AGE`` is 0 there) is
+    closed, which gives it back to the process's pool. One in an atomic block belongs to
+    the caller's transaction: closing it would break that transaction (Django then refuses
+    every query in it), so it is left to whoever opened the block. No call of the site runs
+    inside one; a test's own transaction does."""
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close_if_unusable_or_obsolete()
+
+
 def call_closing(func, args, kwargs):
-    """``func`` in a database thread, with the connection checks Channels makes around it:
-    a connection left unusable (or, on PostgreSQL, any: ``CONN_MAX_AGE`` is 0 there) is
-    closed, which gives it back to the process's pool."""
-    close_old_connections()
+    """``func`` in a database thread, with the connection checks Channels makes around it
+    (:func:`release_connections`)."""
+    release_connections()
     try:
         return func(*args, **kwargs)
     finally:
-        close_old_connections()
+        release_connections()
 
 
 def call_here(func, *args, **kwargs):
@@ -104,4 +116,4 @@ def call_here(func, *args, **kwargs):
         return func(*args, **kwargs)
     finally:
         asyncio._set_running_loop(loop)
-        close_old_connections()
+        release_connections()

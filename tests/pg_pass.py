@@ -1,8 +1,9 @@
-"""The PostgreSQL pass of `make test`: the service tests again, on PostgreSQL.
+"""The PostgreSQL pass of `make test`: the service and bot API tests again, on PostgreSQL.
 
 SQLite is the default test database; the tests that need real row locks
-(marked ``postgres``, anywhere) and the rest of tests/services run here with
-DATABASE_URL=TEST_DATABASE_URL. Without a reachable server this pass is
+(marked ``postgres``, anywhere) and the rest of tests/services and tests/api run here
+with DATABASE_URL=TEST_DATABASE_URL (the bot API's views give their connection back to
+the pool after each read, which an in-memory SQLite database never sees). Without a reachable server this pass is
 skipped with a message, except under CI=true, where it fails.
 """
 
@@ -29,8 +30,8 @@ def main() -> int:
         return 0
     env = dict(os.environ, DATABASE_URL=url)
     runs = [
-        ["tests/services"],  # the whole write path again, on the real database
-        ["tests", "-m", "postgres", "--ignore=tests/services"],  # row-lock races elsewhere
+        ["tests/services", "tests/api"],  # the whole write path and the bot API again, on the real database
+        ["tests", "-m", "postgres", "--ignore=tests/services", "--ignore=tests/api"],  # row-lock races elsewhere
     ]
     worst = 0
     for run in runs:

@@ -11,13 +11,13 @@ import functools
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
-from django.db import close_old_connections
 from django.db.models import Q
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
 from .. import actions, services, throttle
+from ..dbcall import release_connections
 from ..events import match_group
 from ..jsonsafe import BadInput, parse
 from ..models import Match
@@ -173,7 +173,7 @@ def releasing(fn):
         try:
             return fn(*args, **kwargs)
         finally:
-            close_old_connections()
+            release_connections()
 
     return inner
 

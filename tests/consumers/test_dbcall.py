@@ -91,6 +91,25 @@ async def test_on_postgresql_with_no_threads_a_call_runs_in_channels_database_th
     assert not name.startswith("db")
 
 
+def _release_inside_a_transaction():
+    from django.db import transaction
+
+    with transaction.atomic():
+        before = Player.objects.count()
+        dbcall.release_connections()  # the transaction holds the connection: kept
+        after = Player.objects.count()  # Django refuses every query of a transaction whose connection closed
+    dbcall.release_connections()  # outside it: given back to the pool
+    return before == after, connections["default"].connection
+
+
+@pytest.mark.postgres
+async def test_on_postgresql_a_connection_in_a_transaction_is_kept_until_the_transaction_ends():
+    """Django's ``close_old_connections`` closes one whose autocommit is off, in the middle
+    of its transaction (the bot API's views failed so in the tests' own transaction)."""
+    same, held = await asyncio.to_thread(_release_inside_a_transaction)
+    assert same and held is None
+
+
 @pytest.mark.parametrize("from_loop", [True, False])
 async def test_a_threadsafe_group_send_arrives_from_the_loops_thread_and_from_another(from_loop):
     layer = FanoutLayer()
