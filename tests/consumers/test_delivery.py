@@ -152,7 +152,7 @@ async def test_a_live_socket_keeps_its_presence_through_the_heartbeat(people):
     await white.close()
 
 
-def test_the_heartbeat_refreshes_every_socket_once_a_period_a_slice_a_round(settings, monkeypatch):
+async def test_the_heartbeat_refreshes_every_socket_once_a_period_a_slice_a_round(settings, monkeypatch):
     settings.GAMES_DELIVERY_CHECK, settings.GAMES_PRESENCE_HEARTBEAT = 1.0, 15.0
     names = [f"specific.p!{i}" for i in range(2000)]
     monkeypatch.setattr(delivery, "live_channels", lambda: list(names))
