@@ -188,11 +188,16 @@ def test_a_bad_or_failing_strategy_falls_back_and_a_stale_version_is_ignored(mon
 
     # Someone else plays the bot's turn while it thinks: its own submission is stale and ignored.
     def races(level, game_state, match_state=None):
+        from django.db import connection
+
         from games.engine import GameState
 
         state = GameState.from_dict(game_state)
         play = state.legal_plays()[0].to_list()
-        services.game_move(game_id=game.pk, player=match.black, moves=play)
+        try:
+            services.game_move(game_id=game.pk, player=match.black, moves=play)
+        finally:
+            connection.close()  # this thread's (a real strategy never queries): PostgreSQL's test database is dropped after
         return {"action": "move", "moves": play}
 
     monkeypatch.setattr(bots, "decide", races)
