@@ -2,10 +2,11 @@
 
     .venv/bin/python bench/browser_bench.py [--runs 5]
 
-Starts Daphne on a fresh SQLite file, creates two players and a started match through the
-services, then loads ``/games/<id>/`` in Debian's Chromium (Playwright, no download) and
-measures, from navigation start, the time until the board's SVG holds its checkers
-(targets: under 1 s on loopback; the page's own JS+CSS under 100 KB uncompressed).
+Starts Daphne as the site runs it (``backgammon_site.serve``, with its flags) on a fresh SQLite
+file, creates two players and a started match through the services, then loads
+``/games/<id>/`` in Debian's Chromium (Playwright, no download) and measures, from navigation
+start, the time until the board's SVG holds its checkers (targets: under 1 s on loopback; the
+page's own JS+CSS under 100 KB uncompressed).
 """
 
 import argparse
@@ -20,6 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from tests.live import DAPHNE_FLAGS  # noqa: E402
 from tests.support import free_port  # noqa: E402
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -55,8 +57,8 @@ def main():
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
     game_id = setup_match(env)
     port = free_port()
-    proc = subprocess.Popen([str(Path(sys.executable).with_name("daphne")), "-b", "127.0.0.1", "-p", str(port),
-                             "backgammon_site.asgi:application"], cwd=ROOT, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "backgammon_site.serve", "-b", "127.0.0.1", "-p", str(port),
+                             *DAPHNE_FLAGS, "backgammon_site.asgi:application"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30
