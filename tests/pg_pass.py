@@ -3,8 +3,8 @@
 SQLite is the default test database; the tests that need real row locks
 (marked ``postgres``, anywhere) and the rest of tests/services and tests/api run here
 with DATABASE_URL=TEST_DATABASE_URL (the bot API's views give their connection back to
-the pool after each read, which an in-memory SQLite database never sees). Without a reachable server this pass is
-skipped with a message, except under CI=true, where it fails.
+the pool after each read, which an in-memory SQLite database never sees). Without a
+reachable server this pass is skipped with a message, except under CI=true, where it fails.
 """
 
 import os
