@@ -192,7 +192,19 @@ class Game(models.Model):
         return f"Game {self.number} of match #{self.match_id}"
 
     def game_state(self) -> GameState:
-        return GameState.from_dict(self.state)
+        """The state held in ``state``, decoded once for each dict held there (a move decodes
+        the locked row's and then reads back the one it stores: :meth:`set_game_state`)."""
+        held = self.__dict__.get("_decoded")
+        if held is not None and held[0] is self.state:
+            return held[1]
+        state = GameState.from_dict(self.state)
+        self._decoded = (self.state, state)
+        return state
+
+    def set_game_state(self, state: GameState) -> None:
+        """Hold ``state`` (written with the row), and remember it decoded."""
+        self.state = state.to_dict()
+        self._decoded = (self.state, state)
 
 
 class GameEvent(models.Model):

@@ -71,6 +71,8 @@ Only the Python standard library is used.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .errors import IdError
 from .position import BLACK, CHECKERS, COLORS, WHITE, Position
 
@@ -175,6 +177,7 @@ def _check_color(value, name: str, code: str, allow_none: bool = False) -> None:
 
 
 # -- Position ID --------------------------------------------------------------
+@lru_cache(maxsize=4096)  # a move's events share a position (a move, then the roll after it)
 def position_id(pos: Position) -> str:
     """GNU Backgammon's 14-character Position ID of ``pos``, seen by
     ``pos.turn`` (the side on roll).

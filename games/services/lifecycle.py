@@ -220,7 +220,7 @@ class Record:
         game = list(self.games.values())[-1]
         if game.status != Game.PLAYING:
             return
-        actor = GameState.from_dict(game.state).actor
+        actor = game.game_state().actor
         if actor is not None:
             level = bot_level(self.match.player_of(actor))
             if level is not None:
@@ -234,7 +234,7 @@ class Record:
 
 def store_state(game: Game, match: Match, state: GameState) -> None:
     """Keep ``state`` on the game (written at commit) and start the clock of whoever acts next."""
-    game.state = state.to_dict()
+    game.set_game_state(state)
     clock.start(game, match, state.actor if not state.is_over else None, clock.now())
 
 
