@@ -31,6 +31,10 @@ every 20 s), and the app's idle ping, with the version held, on every socket tha
 nothing for ``PING_EVERY`` s. The idle CPU the fan-out phase prints is then what idle
 browsers cost a process.
 
+Before and after the run it prints ``bench/reference.py``'s check of the machine itself: on a
+machine that runs Python at changing speeds the CPU per move changes with it, and only runs
+made back to back compare.
+
 A move's latency runs from sending it to the moment the last of that game's sockets has
 the ``move`` event. Exit status 0 even when a target is missed (it is a measurement).
 The client runs in this one process: its own CPU share is printed, so a saturated client
@@ -54,6 +58,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.reference import describe as machine_reference  # noqa: E402
 from tests.live import GameClient, RedisServer, Site, choose_ports  # noqa: E402
 
 LATENCY_LIMIT = 0.100  # p99 move -> every socket
@@ -482,6 +487,7 @@ def main(argv=None) -> dict:
             redis.start()
             env["REDIS_URL"] = redis.url
     site = Site(tmp, webs=args.servers, postgres=args.db == "postgres", env=env, ports=ports[:args.servers])
+    before = machine_reference()
     try:
         t = time.monotonic()
         site.start()
@@ -490,6 +496,7 @@ def main(argv=None) -> dict:
               f"{[w.port for w in site.webs]}; bus {env.get('REDIS_URL') or 'embedded (unix datagrams)'}", flush=True)
         result = asyncio.run(bench(args, site))
         report(args, result)
+        print(f"  before the run: {before}\n  after it: {machine_reference()}")
     finally:
         site.stop()
         if redis is not None:
