@@ -10,7 +10,6 @@ ping with what it is missing. The protocol is docs/PROTOCOL.md.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections import deque
@@ -27,7 +26,7 @@ from .actions import MissingField, UnknownAction, lookup
 from .dbcall import db
 from .engine.errors import EngineError
 from .errors import ServiceError
-from .events import LOBBY_GROUP, match_group
+from .events import LOBBY_GROUP, dumps, match_group
 from .jsonsafe import BadInput, parse
 from .models import ChatMessage, Game, Player
 from .realtime import ANYONE
@@ -60,10 +59,6 @@ def _player_of(user):
     if user is None or not user.is_authenticated:
         return None
     return Player.objects.filter(user=user).first()
-
-
-def _dumps(data: dict) -> str:
-    return json.dumps(data, separators=(",", ":"))
 
 
 def since_of(scope) -> int | None:
@@ -118,7 +113,7 @@ class _Base(AsyncWebsocketConsumer):
             logger.debug("socket %s: the client has gone", self.channel_name)
 
     async def send_json(self, data: dict) -> None:
-        await self.send(text_data=_dumps(data))
+        await self.send(text_data=dumps(data))
 
     async def error(self, code: str, message: str, **extra) -> None:
         await self.send_json({"t": "error", "v": None, "d": {"code": code, "message": message, **extra}})
@@ -219,8 +214,9 @@ class GameConsumer(_Base):
 
     # -- sending what the client is missing ------------------------------------------------------
     def _missing(self, game_id, since, with_chat) -> tuple:
-        """Synchronous (``games.dbcall.db``): the frames ``game_id`` is missing after ``since`` (a
-        snapshot when too many, or none known), continuing into the match's newer games."""
+        """Synchronous (``games.dbcall.db``): the frames (text) ``game_id`` is missing after
+        ``since`` (a snapshot when too many, or none known), continuing into the match's newer
+        games."""
         game = Game.objects.select_related("match", "match__white", "match__black").get(pk=game_id)
         out = []
         newest = selectors.current_game(game.match)
@@ -228,19 +224,19 @@ class GameConsumer(_Base):
             newest.match = game.match
         if since is None or not 0 <= since <= game.version or game.version - since > MAX_REPLAY:
             game = newest or game  # a fresh start: the match's current game
-            out.append(self._snapshot(game))
+            out.append(dumps(self._snapshot(game)))
         else:
             out.extend(selectors.catch_up(game, since, self.color))
             if newest is not None and newest.pk != game.pk:
                 game = newest
                 if game.version > MAX_REPLAY:
-                    out.append(self._snapshot(game))
+                    out.append(dumps(self._snapshot(game)))
                 else:
                     out.extend(selectors.catch_up(game, 0, self.color))
         if with_chat:
             room = ChatMessage.PLAYERS if self.color else ChatMessage.SPECTATORS
-            out.append({"t": "chat_history", "v": None,
-                        "d": {"room": room, "messages": services.chat_recent(game.match, room)}})
+            out.append(dumps({"t": "chat_history", "v": None,
+                              "d": {"room": room, "messages": services.chat_recent(game.match, room)}}))
         return game.pk, game.version, game.status == Game.FINISHED, out
 
     def _snapshot(self, game) -> dict:
@@ -248,8 +244,8 @@ class GameConsumer(_Base):
 
     async def _catch_up(self, since, with_chat=False):
         game_id, version, over, frames = await db(self._missing, self.game_id, since, with_chat)
-        for frame in frames:
-            await self.send_json(frame)
+        for text in frames:
+            await self.send(text_data=text)
         self.game_id, self.sent, self.over = game_id, version, over
 
     async def _send_snapshot(self):

@@ -4,10 +4,10 @@ An action's events are an explicit list: :class:`Envelope` (a stored ``GameEvent
 the state after it and, on the last event of a game, the legal plays of the side on
 roll), gathered in a :class:`Batch` with what else the commit changed (the lobby entry,
 whose turn it is next). :func:`publish_on_commit` hands the batch to the listeners once
-the transaction commits (never for a rolled-back one); :func:`wire` is the one place that
-filters an envelope for a viewer. Catch-up after a reconnect or a lost message builds the
-same envelopes from the stored rows (:func:`envelope`), so live and replayed events are
-one shape.
+the transaction commits (never for a rolled-back one); :func:`frame` is the one place that
+filters an envelope for a viewer (:func:`wire` is the same as a dict). Catch-up after a
+reconnect or a lost message builds the same envelopes from the stored rows
+(:func:`envelope`), so live and replayed events are one shape.
 
 Listeners (registered in ``GamesConfig.ready``): ``games.realtime`` sends batches to the
 channel layer; ``games.tasks`` schedules house-bot turns and clock deadlines.
@@ -15,6 +15,7 @@ channel layer; ``games.tasks`` schedules house-bot turns and clock deadlines.
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass, field
 
@@ -48,25 +49,51 @@ class Envelope:
     actor: int | None = None
     at: str | None = None
     state: dict | None = None
-    legal: list | None = None
+    legal_json: str | None = None  # the legal plays as JSON text (``games.engine.plays_json``)
     legal_for: str | None = None  # the colour (or seat) the legal plays are for
 
 
-def envelope(row, *, state: dict | None = None, legal: list | None = None, legal_for: str | None = None) -> Envelope:
+def envelope(row, *, state: dict | None = None, legal_json: str | None = None,
+             legal_for: str | None = None) -> Envelope:
     """The envelope of a stored ``GameEvent`` row."""
     return Envelope(game=row.game_id, v=row.version, t=row.type, d=row.payload, actor=row.actor_id,
                     at=row.created_at.isoformat() if row.created_at else None,
-                    state=state, legal=legal, legal_for=legal_for if legal is not None else None)
+                    state=state, legal_json=legal_json, legal_for=legal_for if legal_json is not None else None)
 
 
-def wire(env: Envelope, viewer: str | None) -> dict:
-    """``env`` as ``viewer`` (a colour, or None for a spectator) receives it: the legal
-    plays go only to the side that must play them."""
+def dumps(data) -> str:
+    """The site's frames as JSON text: compact, as every socket sends them."""
+    return json.dumps(data, separators=(",", ":"))
+
+
+def _common(env: Envelope) -> dict:
     out = {"t": env.t, "v": env.v, "d": env.d, "game": env.game}
     if env.state is not None:
         out["state"] = env.state
-    if env.legal is not None and viewer is not None and viewer == env.legal_for:
-        out["legalMoves"] = env.legal
+    return out
+
+
+def _for(env: Envelope, viewer: str | None) -> bool:
+    return env.legal_json is not None and viewer is not None and viewer == env.legal_for
+
+
+def frame(env: Envelope, viewer: str | None, common: str | None = None) -> str:
+    """``env`` as ``viewer`` (a colour, or None for a spectator) receives it, as the text sent:
+    the legal plays go only to the side that must play them, spliced in as the text they
+    were built as (the one large part of a frame; ``legalMoves`` is its last key).
+    ``common`` is the frame without them, when the caller has it already."""
+    if common is None:
+        common = dumps(_common(env))
+    if not _for(env, viewer):
+        return common
+    return common[:-1] + ',"legalMoves":' + env.legal_json + "}"
+
+
+def wire(env: Envelope, viewer: str | None) -> dict:
+    """:func:`frame` as a dict."""
+    out = _common(env)
+    if _for(env, viewer):
+        out["legalMoves"] = json.loads(env.legal_json)
     return out
 
 

@@ -14,29 +14,26 @@ without one, such as a worker, publishes it on the bus directly).
 
 from __future__ import annotations
 
-import json
 import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from .events import LOBBY_GROUP, Batch, wire
+from .events import LOBBY_GROUP, Batch, frame
 
 logger = logging.getLogger(__name__)
 
 ANYONE = "*"  # the frames of every viewer the legal plays are not for
 
 
-def _dumps(data: dict) -> str:
-    return json.dumps(data, separators=(",", ":"))
-
-
 def views(events: list) -> dict:
     """``{viewer: [frame text, ...]}``: ``"*"`` for everyone, plus one list per colour that
-    must play (the same frames, its legal plays added). Built once per batch."""
-    out = {ANYONE: [_dumps(wire(env, None)) for env in events]}
+    must play (the same frames, its legal plays added). Built once per batch, each event's
+    common text once."""
+    common = [frame(env, None) for env in events]
+    out = {ANYONE: common}
     for color in {env.legal_for for env in events if env.legal_for}:
-        out[color] = [_dumps(wire(env, color)) for env in events]
+        out[color] = [frame(env, color, text) for env, text in zip(events, common)]
     return out
 
 

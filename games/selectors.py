@@ -9,12 +9,13 @@ from __future__ import annotations
 from django.db.models import Q
 
 from .engine import other
-from .events import envelope, wire
+from .events import envelope, frame
 from .models import Game, GameEvent, Match, Player
 from .visibility import VIEW_ANY, can_view_match, listed_matches, visible_matches  # noqa: F401
 from .serializers import (  # noqa: F401 - the serialisers, re-exported for readers of selectors
     RESIGN_NAMES,
     game_snapshot,
+    legal_json,
     legal_moves,
     match_dict,
     player_dict,
@@ -34,14 +35,15 @@ def events_since(game: Game, version: int) -> list:
     out = [envelope(row) for row in rows]
     if out:
         state = game.game_state()
-        legal_for, legal = legal_moves(state)
-        out[-1] = envelope(rows[-1], state=state_summary(game, game.match, state), legal=legal, legal_for=legal_for)
+        legal_for, legal = legal_json(state)
+        out[-1] = envelope(rows[-1], state=state_summary(game, game.match, state), legal_json=legal,
+                           legal_for=legal_for)
     return out
 
 
 def catch_up(game: Game, since: int, viewer: str | None) -> list:
-    """What ``viewer`` is missing after ``since``: the wire events (see :func:`events_since`)."""
-    return [wire(env, viewer) for env in events_since(game, since)]
+    """What ``viewer`` is missing after ``since``: the frames, as text (see :func:`events_since`)."""
+    return [frame(env, viewer) for env in events_since(game, since)]
 
 
 def current_game(match: Match) -> Game | None:

@@ -8,7 +8,7 @@ RULES.md. Below ``selectors``, ``events`` and ``services`` (all three use it).
 
 from __future__ import annotations
 
-from .engine import MOVE, GameState
+from .engine import MOVE, GameState, plays_json
 from .engine.gnubgid import position_id, state_ids
 from .clock import clock_dict
 
@@ -51,6 +51,13 @@ def legal_moves(state: GameState) -> tuple:
     if state.phase != MOVE:
         return None, None
     return state.actor, [p.to_list() for p in state.legal_plays()]
+
+
+def legal_json(state: GameState) -> tuple:
+    """:func:`legal_moves` with the plays as JSON text, as an event's frame carries them."""
+    if state.phase != MOVE:
+        return None, None
+    return state.actor, plays_json(state.legal_plays())
 
 
 def state_summary(game, match, state: GameState) -> dict:

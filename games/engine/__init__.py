@@ -23,7 +23,7 @@ from .game import (
     GameState,
 )
 from .match import UNLIMITED, MatchRules, MatchState
-from .moves import BAR, OFF, Play, Step, apply_play, check_play, legal_move_lists, legal_plays
+from .moves import BAR, OFF, Play, Step, apply_play, check_play, legal_move_lists, legal_plays, plays_json
 from .notation import format_play, parse_play
 from .position import BLACK, WHITE, Position, other
 from .scoring import points_for, win_kind
@@ -33,7 +33,7 @@ __all__ = [
     "EngineError", "IdError", "IllegalAction", "IllegalPlay", "InvalidPosition", "NotationError",
     "OPENING", "TURN", "MOVE", "CUBE_OFFERED", "RESIGN_OFFERED", "OVER",
     "GameResult", "GameRules", "GameState", "UNLIMITED", "MatchRules", "MatchState",
-    "BAR", "OFF", "Play", "Step", "apply_play", "check_play", "legal_move_lists", "legal_plays",
+    "BAR", "OFF", "Play", "Step", "apply_play", "check_play", "legal_move_lists", "legal_plays", "plays_json",
     "format_play", "parse_play", "BLACK", "WHITE", "Position", "other", "points_for", "win_kind",
     "ChouetteGame", "ChouetteResult", "ChouetteRules", "ChouetteSession", "Seating", "seat",
 ]

