@@ -70,13 +70,16 @@ def measure(args) -> int:
     django.setup()
     from django.core.management import call_command
 
-    from games import events, realtime, services
+    from games import events, realtime, services, tasks
     from games.dice import ScriptedDice
     from games.engine import MOVE
     from games.models import Game
 
     call_command("migrate", verbosity=0)
-    events._listeners[:] = [realtime.messages]  # the frames are built as in the web process; nothing is sent
+    # The frames are built as in the web process; nothing is sent, no task is queued.
+    events.remove_listener(realtime.broadcast)
+    events.remove_listener(tasks.on_batch)
+    events.add_listener(realtime.messages)
     made = iter(range(10**9))
 
     def new_game() -> tuple:
