@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.live import DAPHNE_FLAGS
 from tests.support import free_port, require_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +42,8 @@ def _wait_for_port(port, proc, timeout=STARTUP_TIMEOUT):
 
 @pytest.fixture(scope="session")
 def site_server(tmp_path_factory):
-    """``(base_url, dice_script_path)`` of a Daphne server running the site."""
+    """``(base_url, dice_script_path)`` of a Daphne server running the site as it runs
+    (``backgammon_site.serve``, with its websocket limits)."""
     require_chromium()
     tmp = tmp_path_factory.mktemp("live")
     script = tmp / "dice.json"
@@ -55,8 +57,9 @@ def site_server(tmp_path_factory):
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
     port = free_port()
     log = open(tmp / "daphne.log", "w")
-    proc = subprocess.Popen([str(Path(sys.executable).with_name("daphne")), "-b", "127.0.0.1", "-p", str(port),
-                             "backgammon_site.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen([sys.executable, "-m", "backgammon_site.serve", "-b", "127.0.0.1", "-p", str(port),
+                             *DAPHNE_FLAGS, "backgammon_site.asgi:application"],  # as `make run` serves it
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         _wait_for_port(port, proc)
         yield f"http://127.0.0.1:{port}", script
