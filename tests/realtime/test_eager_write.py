@@ -76,3 +76,17 @@ def test_the_websocket_protocol_sends_its_frames_eagerly(pair):
     protocol.sendData(b"\x81\x05hello")
     assert peer.recv(100) == b"\x81\x05hello"
     assert transport.watched == 0 and protocol.trafficStats.outgoingOctetsWireLevel == 7
+
+
+def test_the_twisted_internals_it_reads_are_there():
+    """eager_write reads a TCP transport's write buffer (Twisted pinned in requirements.txt):
+    an upgrade that renames it fails here, not in every frame sent."""
+    transport = tcp.Server.__new__(tcp.Server)
+    tcp.Connection.__init__(transport, socket.socket(), None, reactor=object())
+    try:
+        assert transport._tempDataLen == 0 and transport._tempDataBuffer == []
+        assert transport.dataBuffer == b"" and transport.offset == 0
+        assert not transport._writeDisconnected and not transport.disconnecting
+        assert transport.socket is not None
+    finally:
+        transport.socket.close()
