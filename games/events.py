@@ -5,9 +5,9 @@ the state after it and, on the last event of a game, the legal plays of the side
 roll), gathered in a :class:`Batch` with what else the commit changed (the lobby entry,
 whose turn it is next). :func:`publish_on_commit` hands the batch to the listeners once
 the transaction commits (never for a rolled-back one); :func:`frame` is the one place that
-filters an envelope for a viewer (:func:`wire` is the same as a dict). Catch-up after a
-reconnect or a lost message builds the same envelopes from the stored rows
-(:func:`envelope`), so live and replayed events are one shape.
+filters an envelope for a viewer. Catch-up after a reconnect or a lost message builds the
+same envelopes from the stored rows (:func:`envelope`), so live and replayed events are
+one shape.
 
 Listeners (registered in ``GamesConfig.ready``): ``games.realtime`` sends batches to the
 channel layer; ``games.tasks`` schedules house-bot turns and clock deadlines.
@@ -88,13 +88,6 @@ def frame(env: Envelope, viewer: str | None, common: str | None = None) -> str:
         return common
     return common[:-1] + ',"legalMoves":' + env.legal_json + "}"
 
-
-def wire(env: Envelope, viewer: str | None) -> dict:
-    """:func:`frame` as a dict."""
-    out = _common(env)
-    if _for(env, viewer):
-        out["legalMoves"] = json.loads(env.legal_json)
-    return out
 
 
 @dataclass

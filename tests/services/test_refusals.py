@@ -1,11 +1,13 @@
 """Every service refuses bad input with a stable code and changes nothing."""
 
+import json
+
 import pytest
 
 from games import services
 from games.dice import ScriptedDice
 from games.errors import http_status
-from games.events import add_listener, remove_listener, wire
+from games.events import add_listener, frame, remove_listener
 from games.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +19,7 @@ def published():
     seen = []
 
     def listener(batch):
-        seen.extend(wire(env, None) for env in batch.events)
+        seen.extend(json.loads(frame(env, None)) for env in batch.events)
 
     add_listener(listener)
     yield seen
