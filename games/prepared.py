@@ -16,12 +16,15 @@ with another value:
 Everything goes through the connection's cursor: transactions, ``CaptureQueriesContext``
 and query logging see these statements like any other. Nothing here sends signals; it is
 for models that have none on these paths (the tests of the services read every row back).
+
+What is built for a connection is kept on that connection's own wrapper (:func:`_cache_of`),
+so it lives and dies with it. It was once kept in module-level weak dictionaries keyed by
+the wrapper, whose values (a compiler, the backend's converters) hold the wrapper itself: a
+weak key that its own value keeps alive is never freed, and every request thread's
+connection (two open files each on SQLite) was kept for the life of the process (issue 25).
 """
 
 from __future__ import annotations
-
-import threading
-import weakref
 
 from django.db import DatabaseError, connections
 from django.db.models.query import get_related_populators
@@ -68,6 +71,15 @@ class _Compiled:
         return out
 
 
+def _cache_of(connection) -> dict:
+    """What has been built for ``connection`` (a wrapper is used by one thread at a time)."""
+    try:
+        return connection._games_prepared
+    except AttributeError:
+        cache = connection._games_prepared = {}
+        return cache
+
+
 class PreparedRead:
     """A read whose SQL is compiled once per connection.
 
@@ -77,15 +89,12 @@ class PreparedRead:
 
     def __init__(self, build, using: str = "default"):
         self.build, self.using = build, using
-        self._compiled = weakref.WeakKeyDictionary()  # connection wrapper (one per thread) -> _Compiled
-        self._lock = threading.Lock()
 
     def _for(self, connection) -> _Compiled:
-        compiled = self._compiled.get(connection)
+        cache = _cache_of(connection)
+        compiled = cache.get(self)
         if compiled is None:
-            compiled = _Compiled(self.build(PLACEHOLDER), self.using)
-            with self._lock:
-                self._compiled[connection] = compiled
+            compiled = cache[self] = _Compiled(self.build(PLACEHOLDER), self.using)
         return compiled
 
     def all(self, value) -> list:
@@ -99,16 +108,11 @@ class PreparedRead:
 
 # -- writes --------------------------------------------------------------------------------------
 
-_write_sql: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # connection -> {key: (sql, fields)}
-
-
 def _cached(connection, key, make):
-    per = _write_sql.get(connection)
-    if per is None:
-        per = _write_sql[connection] = {}
-    found = per.get(key)
+    cache = _cache_of(connection)
+    found = cache.get(key)
     if found is None:
-        found = per[key] = make()
+        found = cache[key] = make()
     return found
 
 

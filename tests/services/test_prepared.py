@@ -79,3 +79,29 @@ def test_insert_rows_fills_auto_fields_and_writes_every_row(make_table):
     assert all(r.created_at is not None for r in rows)  # auto_now_add, as bulk_create fills it
     stored = list(GameEvent.objects.filter(game=game, version__gt=top).order_by("version"))
     assert [(e.version, e.payload, e.created_at) for e in stored] == [(r.version, r.payload, r.created_at) for r in rows]
+
+
+def test_what_is_built_for_a_connection_goes_with_it():
+    """A request's thread ends with the request: its connection, and the SQL built for it,
+    must then be freed. Kept in a module-level table keyed by the connection (the table's
+    values hold the connection), every request thread's connection stayed open for good."""
+    import gc
+    import threading
+    import weakref
+
+    from django.db import connections
+
+    read = PreparedRead(lambda pk: Game.objects.filter(pk=pk).order_by())
+    refs = []
+
+    def request_thread():
+        read.first(10**12)
+        conn = connections["default"]
+        refs.append(weakref.ref(conn))
+        conn.close()
+
+    thread = threading.Thread(target=request_thread)
+    thread.start()
+    thread.join()
+    gc.collect()
+    assert refs and refs[0]() is None, "the finished thread's connection wrapper is still referenced"
