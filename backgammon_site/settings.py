@@ -103,10 +103,13 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers run beside the writer; IMMEDIATE transactions take the write lock up
     # front, so two server processes never deadlock upgrading a read lock.
-    # Persistent connections (one per thread, kept): opening a SQLite connection and running
-    # the PRAGMAs cost more than a move's queries (issue 16). Between requests a connection is
-    # in autocommit with no transaction open, so it holds no lock and no old snapshot.
-    DATABASES["default"]["CONN_MAX_AGE"] = None
+    # No persistent connections (Django's advice under ASGI): every HTTP request runs its sync
+    # code in a thread of its own that ends with the request, so a connection kept "per
+    # thread" was never used again and never closed (two open files each: one web process
+    # held 20,000 after an evening of bot play, issue 25). The one thread that lives as long
+    # as the process and pays for a connection per call, the event loop's (the websocket
+    # consumers' calls, GAMES_DB_IN_LOOP), keeps its own open (games/dbcall.py).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         "transaction_mode": "IMMEDIATE",
@@ -155,9 +158,12 @@ CHANNEL_LAYERS = {
 
 # The cache holds the abuse limits (games/throttle.py: bot API rate limit, login and sign-up
 # throttles): Redis when REDIS_URL is set, so every process counts together; in memory for
-# the one-process embedded default.
+# the one-process embedded default. Django makes a cache object per thread and per async
+# task, and its Redis backend a connection pool per cache object: one pool per request,
+# never closed (1,442 connections after a minute, issue 25). backgammon_site.redis_cache
+# keeps one pool per process.
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+    CACHES = {"default": {"BACKEND": "backgammon_site.redis_cache.RedisCache", "LOCATION": REDIS_URL,
                           "KEY_PREFIX": "backgammon"}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -273,6 +279,7 @@ CSRF_COOKIE_SAMESITE = "Lax"
 # Abuse limits (games/throttle.py, docs/SECURITY.md).
 GAMES_API_RATE_LIMIT = int(os.environ.get("GAMES_API_RATE_LIMIT", "20"))  # bot API requests per window
 GAMES_API_RATE_WINDOW = float(os.environ.get("GAMES_API_RATE_WINDOW", "1"))  # seconds
+GAMES_LONG_POLL_RECHECK = float(os.environ.get("GAMES_LONG_POLL_RECHECK", "1"))  # s between a long poll's database reads
 GAMES_LOGIN_LIMIT = int(os.environ.get("GAMES_LOGIN_LIMIT", "10"))  # failed logins per account per window
 GAMES_LOGIN_IP_LIMIT = int(os.environ.get("GAMES_LOGIN_IP_LIMIT", "50"))  # failed logins per address
 GAMES_LOGIN_WINDOW = int(os.environ.get("GAMES_LOGIN_WINDOW", "900"))  # seconds

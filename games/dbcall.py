@@ -107,8 +107,13 @@ def call_here(func, *args, **kwargs):
     Django refuses the ORM in a thread where an event loop runs (its guard against blocking
     the loop by mistake); here blocking it is the point, so the guard is lifted for this
     call alone: the thread's running loop is unset while ``func`` runs, then restored.
-    Afterwards, like Channels after each call, a connection that an error left unusable
-    (or that is past ``CONN_MAX_AGE``) is closed, so the next call opens a fresh one.
+    Afterwards, like Channels after each call, a connection that an error left unusable is
+    closed, so the next call opens a fresh one.
+
+    The loop's thread lives as long as the process, so its connection is kept open from one
+    call to the next (:func:`keep_open`): opening a SQLite connection and running its PRAGMAs
+    cost more than a move's queries (issue 16). Every other thread's connection is closed
+    when its work ends (``CONN_MAX_AGE`` is 0: docs/DEPLOY.md, "Connections").
     """
     loop = asyncio._get_running_loop()
     asyncio._set_running_loop(None)
@@ -116,4 +121,13 @@ def call_here(func, *args, **kwargs):
         return func(*args, **kwargs)
     finally:
         asyncio._set_running_loop(loop)
+        keep_open()
         release_connections()
+
+
+def keep_open() -> None:
+    """Make this thread's open connections persistent: closed only when an error leaves them
+    unusable. For a thread that lives as long as the process (the event loop's)."""
+    for connection in connections.all(initialized_only=True):
+        if connection.connection is not None:
+            connection.close_at = None
