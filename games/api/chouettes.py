@@ -4,19 +4,20 @@ decide, ``games.chouette_view`` reads."""
 
 from __future__ import annotations
 
-import asyncio
+import functools
 
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from .. import actions, chouette_view, services
+from ..events import chouette_group
 from ..models import Chouette, ChouetteSeat
-from . import auth
+from . import auth, longpoll
 from .errors import REFUSALS, ApiError, error_response, response_for
 from .views import api, long_poll_args, read_json, releasing
 
-POLL_EVERY = 0.5  # seconds between two reads of the version while long-polling
 
 
 def _chouette(chouette_id, player) -> Chouette:
@@ -83,7 +84,7 @@ def _version_now(chouette_id) -> int:
 @csrf_exempt
 async def chouette_detail(request, chouette_id):
     """``GET /api/chouettes/<id>[?wait=<s>&since=<version>]``: the chouette view, long-polled
-    (the database is read every half second; no thread is held meanwhile)."""
+    on the chouette's channel-layer group (``games.api.longpoll``); no thread is held meanwhile."""
     if request.method != "GET":
         return error_response(405, "method_not_allowed", "Use GET.", {"Allow": "GET"})
     try:
@@ -91,12 +92,8 @@ async def chouette_detail(request, chouette_id):
         view = await sync_to_async(_view_now)(chouette_id, player)
         if since is None or not wait or view["version"] > since:
             return JsonResponse(view)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + wait
-        while loop.time() < deadline:
-            await asyncio.sleep(min(POLL_EVERY, max(0.0, deadline - loop.time())))
-            if await sync_to_async(_version_now)(chouette_id) > since:
-                break
+        await longpoll.wait_past(get_channel_layer(), chouette_group(c_id := int(chouette_id)),
+                                 functools.partial(_version_now, c_id), since, wait)
         return JsonResponse(await sync_to_async(_view_now)(chouette_id, player))
     except REFUSALS as exc:
         return response_for(exc)

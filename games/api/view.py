@@ -44,11 +44,18 @@ def seat(match: Match, player) -> str:
 
 
 def current(match: Match) -> tuple:
-    """``(game, version offset)``: the match's current game and the versions of the games before it."""
-    game = selectors.current_game(match)
+    """``(game, version offset)``: the match's current game and the versions of the games before it.
+
+    The game is read with its match (and both players) in **one** statement, so the two rows
+    are of the same moment: ``game.match`` is that fresh copy, not ``match``. Read apart, a
+    commit between the two reads (the last move of the match, by a worker) gave a view with
+    the new version and the old status, and an agent waited its whole poll for a change
+    that had already come (issue 25). The games before the current one no longer change.
+    """
+    game = (Game.objects.select_related("match", "match__white", "match__black")
+            .filter(match_id=match.pk).order_by("-number").first())
     if game is None:
         raise ApiError(409, "match_not_started", "This match has not started yet.")
-    game.match = match
     offset = (Game.objects.filter(match=match, number__lt=game.number).aggregate(total=Sum("version"))["total"]
               or 0)
     return game, offset
@@ -67,6 +74,7 @@ def agent_view(match: Match, player) -> dict:
     """What ``player`` (seated in ``match``) sees now."""
     color = seat(match, player)
     game, offset = current(match)
+    match = game.match  # read with the game: one moment
     snap = selectors.game_snapshot(game, color)
     ids = {"white": match.white_id, "black": match.black_id}
     opponent_color = "black" if color == "white" else "white"

@@ -6,7 +6,6 @@ of docs/BOT_API.md. The match view is an async view so a long-poll holds no thre
 
 from __future__ import annotations
 
-import asyncio
 import functools
 
 from asgiref.sync import sync_to_async
@@ -21,7 +20,7 @@ from ..dbcall import release_connections
 from ..events import match_group
 from ..jsonsafe import BadInput, parse
 from ..models import Match
-from . import auth, guide, ratelimit
+from . import auth, guide, longpoll, ratelimit
 from .errors import REFUSALS, ApiError, error_response, response_for
 from .openapi import openapi
 from .view import agent_view, current, game_version_for, load_match, match_summary, seat
@@ -200,23 +199,19 @@ async def match_detail(request, match_id):
 
     With ``wait`` and ``since`` the answer comes as soon as the match's version exceeds
     ``since`` (at once if it already does), else after ``wait`` seconds (at most 30)
-    with the unchanged view. Waiting listens on the channel layer group of the match's
-    current game (so it works across server processes with Redis) and holds no thread.
+    with the unchanged view. Waiting listens on the match's channel-layer group (so it works
+    across server processes) and holds no thread (``games.api.longpoll``).
     """
     if request.method != "GET":
         return error_response(405, "method_not_allowed", "Use GET.", {"Allow": "GET"})
     try:
         wait, since, player = await long_poll_args(request)
-        view, game_id = await sync_to_async(_view_now)(match_id, player)
-        layer = get_channel_layer()
-        if since is None or not wait or view["version"] > since or layer is None:
+        view, _ = await sync_to_async(_view_now)(match_id, player)
+        if since is None or not wait or view["version"] > since:
             return JsonResponse(view)
-        return JsonResponse(await _long_poll(layer, match_id, player, since, wait, game_id))
+        return JsonResponse(await _long_poll(get_channel_layer(), match_id, player, since, wait))
     except REFUSALS as exc:
         return response_for(exc)
-
-
-POLL_EVERY = 1.0  # seconds between two reads of the database while waiting
 
 
 @releasing
@@ -227,43 +222,11 @@ def _version_now(match_id) -> int:
     return offset + game.version
 
 
-async def _long_poll(layer, match_id, player, since: int, wait: float, game_id: int) -> dict:
-    """Wait for the match to pass ``since``: woken by the match's group on the channel layer,
-    and reading the database every second whatever the layer does (a lost message, a Redis
-    outage), so an agent is never left waiting on an event that will not come."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + wait
-    group = match_group(match_id)
-    try:
-        channel = await layer.new_channel()
-        await layer.group_add(group, channel)
-    except Exception:  # no layer to listen on: poll the database only
-        channel = None
-    try:
-        while True:
-            # Read after subscribing (and after every wake-up): nothing published between
-            # the first read and the subscription is lost.
-            version = await sync_to_async(_version_now)(match_id)
-            remaining = deadline - loop.time()
-            if version > since or remaining <= 0:
-                view, _ = await sync_to_async(_view_now)(match_id, player)
-                return view
-            step = min(remaining, POLL_EVERY)
-            try:
-                if channel is not None:
-                    await asyncio.wait_for(layer.receive(channel), timeout=step)
-                else:
-                    await asyncio.sleep(step)
-            except asyncio.TimeoutError:
-                pass
-            except Exception:  # the layer failed: poll the database from now on
-                channel = None
-    finally:
-        if channel is not None:
-            try:
-                await layer.group_discard(group, channel)
-            except Exception:
-                pass
+async def _long_poll(layer, match_id, player, since: int, wait: float) -> dict:
+    """The view once the match passes ``since`` (or ``wait`` seconds pass): ``games.api.longpoll``."""
+    await longpoll.wait_past(layer, match_group(match_id), functools.partial(_version_now, match_id), since, wait)
+    view, _ = await sync_to_async(_view_now)(match_id, player)
+    return view
 
 
 @api("POST")

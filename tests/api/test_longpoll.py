@@ -70,9 +70,9 @@ def get(client, match_id, key, **params):
 
 
 @pytest.fixture
-def layer_only(monkeypatch):
+def layer_only(settings):
     """The poll reads the database only every 60 s: what returns it sooner is the layer."""
-    monkeypatch.setattr(api_views, "POLL_EVERY", 60.0)
+    settings.GAMES_LONG_POLL_RECHECK = 60.0
 
 
 async def test_long_poll_returns_when_the_opponent_moves(layer_only):
@@ -139,10 +139,10 @@ async def test_long_poll_follows_the_match_into_its_next_game(layer_only):
     assert later["version"] > view["version"]
 
 
-async def test_long_poll_returns_even_when_the_layer_loses_the_message(monkeypatch):
+async def test_long_poll_returns_even_when_the_layer_loses_the_message(settings):
     """The channel layer delivers at most once: with every message lost, the poll still
-    returns, from its own read of the database (every POLL_EVERY seconds)."""
-    monkeypatch.setattr(api_views, "POLL_EVERY", 0.05)
+    returns, from its own read of the database (every GAMES_LONG_POLL_RECHECK seconds)."""
+    settings.GAMES_LONG_POLL_RECHECK = 0.05
     match_id, game_id, (white, key_w), (black, key_b) = await setup_match()
     client = AsyncClient()
     first = (await get(client, match_id, key_b)).json()
@@ -186,3 +186,73 @@ async def test_long_poll_under_the_full_middleware_stack(settings):
     await act(services.game_move, game_id=game_id, player=white, moves=LEGAL_31)
     view = (await asyncio.wait_for(task, timeout=15)).json()
     assert view["version"] > since and view["lastTurn"] == LEGAL_31
+
+
+def in_another_thread(fn, **kwargs):
+    """Run ``fn`` (a service: the worker's move, say) to its commit in a thread of its own, now."""
+    import threading
+
+    failure = []
+
+    def run():
+        try:
+            fn(**kwargs)
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            failure.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+
+
+async def test_a_change_between_the_polls_read_and_its_wait_wakes_it(layer_only, monkeypatch):
+    """The race of a long-poll: the opponent's move commits after the poll has read the version
+    and before it waits. The poll must still be woken by it (here the database is read again
+    only after 60 s, so only a subscription made before the read can wake it)."""
+    match_id, game_id, (white, key_w), (black, key_b) = await setup_match()
+    client = AsyncClient()
+    since = (await get(client, match_id, key_b)).json()["version"]
+    reads = []
+    original = api_views._version_now
+
+    def read_then_change(mid):
+        version = original(mid)
+        if not reads:  # the poll's first read: the move lands right behind it
+            in_another_thread(services.game_move, game_id=game_id, player=white, moves=LEGAL_31)
+        reads.append(version)
+        return version
+
+    monkeypatch.setattr(api_views, "_version_now", read_then_change)
+    response = await asyncio.wait_for(get(client, match_id, key_b, wait=30, since=since), timeout=15)
+    view = response.json()
+    assert reads[0] == since  # the change came after the read
+    assert view["version"] > since and view["lastTurn"] == LEGAL_31 and view["isYourTurn"]
+
+
+async def test_the_view_is_one_read_when_the_match_ends_while_it_is_read(monkeypatch):
+    """A view read while the last game's result commits must not mix the two: the new version
+    with the old status ("the match is still on") left agents waiting out their whole poll
+    for a change that never came. The match's status, score and the game's version are read
+    in one statement."""
+    match_id, game_id, (white, key_w), (black, key_b) = await setup_match(length=1)
+    client = AsyncClient()
+    before = (await get(client, match_id, key_b)).json()
+    assert not before["matchOver"]
+    original = api_views.load_match
+    loads = []
+
+    def load_then_finish(mid, player=None):
+        match = original(mid, player)
+        if not loads:  # the match row is read: now the last game ends (White resigns)
+            in_another_thread(services.game_resign, game_id=game_id, player=white)
+        loads.append(match.status)
+        return match
+
+    monkeypatch.setattr(api_views, "load_match", load_then_finish)
+    view = (await get(client, match_id, key_b)).json()
+    assert loads[0] == "playing"  # the match was read before the change
+    assert view["version"] > before["version"]
+    assert view["matchOver"] and view["matchStatus"] == "finished" and view["winner"] == black.pk
+    assert view["score"]["black"] >= 1
