@@ -97,10 +97,10 @@ class _Base(AsyncWebsocketConsumer):
             if message.get("type") in ("websocket.connect", "websocket.disconnect"):
                 delivery.unwatch(self)  # the socket dies: the heartbeat must not keep its row alive
                 raise
+            # A client's message is answered in ``receive``; this is a layer message (an
+            # event to forward, the delivery check): its client catches up by itself.
             logger.warning("socket %s: database error on %s (%s)", self.channel_name, message.get("type"),
                            type(exc).__name__)
-            if message.get("type") == "websocket.receive":
-                await self.error("unavailable", "The server could not do that just now: try again.")
         except BaseException:
             delivery.unwatch(self)  # the consumer dies: the heartbeat must not keep its presence row alive
             raise
@@ -119,11 +119,10 @@ class _Base(AsyncWebsocketConsumer):
         await self.send_json({"t": "error", "v": None, "d": {"code": code, "message": message, **extra}})
 
     async def receive(self, text_data=None, bytes_data=None):
+        """Every error that answers an action names it (``re``, docs/PROTOCOL.md); only a
+        message that is not an action at all (not JSON, no type) is answered without."""
         if not self.hard_flood.hit():
             await self.close(code=FLOODED_CLOSE)
-            return
-        if not self.flood.hit():
-            await self.error("rate_limited", "Too many messages: slow down and try again.")
             return
         if text_data is None:
             await self.error("bad_message", "Send JSON text frames.")
@@ -136,13 +135,21 @@ class _Base(AsyncWebsocketConsumer):
         if not isinstance(message, dict) or not isinstance(message.get("t"), str):
             await self.error("bad_message", 'A message is an object with a type: {"t": ..., "d": {...}, "v": N}.')
             return
+        kind = message["t"][:30]
+        if not self.flood.hit():
+            await self.error("rate_limited", "Too many messages: slow down and try again.", re=kind)
+            return
         data = message.get("d", {})
         if data is None:
             data = {}
         if not isinstance(data, dict):
-            await self.error("bad_message", "'d' must be an object.", re=message["t"][:30])
+            await self.error("bad_message", "'d' must be an object.", re=kind)
             return
-        await self.handle(message["t"][:30], data, message.get("v"), message.get("game"))
+        try:
+            await self.handle(kind, data, message.get("v"), message.get("game"))
+        except DatabaseError as exc:  # the database went away (restarted, connections terminated)
+            logger.warning("socket %s: database error on %r (%s)", self.channel_name, kind, type(exc).__name__)
+            await self.error("unavailable", "The server could not do that just now: try again.", re=kind)
 
     async def handle(self, kind: str, data: dict, version, game) -> None:  # pragma: no cover - overridden
         raise NotImplementedError

@@ -340,3 +340,27 @@ async def test_lobby_lists_and_pushes_open_and_live_matches(people):
     await lobby.drain()
     assert not any(m["t"] == "lobby_update" and m["d"]["id"] == private.pk for m in lobby.received)
     await lobby.close()
+
+
+async def test_a_database_outage_refuses_the_action_with_unavailable_and_names_it(people, monkeypatch):
+    """The database went away during an action (terminated connections): the socket stays
+    open, and the refusal says which action to retry (``re``), as every other refusal does."""
+    from django.db import OperationalError
+
+    alice, bob, _ = people
+    match, game = await _start(alice, bob)
+    white, ok = await open_socket(f"/ws/games/{game.pk}/", alice)
+    assert ok
+    await white.until(lambda m: m["t"] == "snapshot")
+
+    def gone(**kwargs):
+        raise OperationalError("terminating connection due to administrator command")
+
+    monkeypatch.setattr(services, "game_act", gone)
+    await white.send("move", {"moves": [{"from": 8, "to": 5}, {"from": 6, "to": 5}]}, v=game.version)
+    refused = await white.until(lambda m: m["t"] == "error")
+    assert refused["d"]["code"] == "unavailable" and refused["d"]["re"] == "move"
+    monkeypatch.undo()
+    await white.send("move", {"moves": [{"from": 8, "to": 5}, {"from": 6, "to": 5}]}, v=game.version)  # the retry
+    moved = await white.until(lambda m: m["t"] == "move")
+    assert moved["v"] == game.version + 1
