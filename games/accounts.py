@@ -19,12 +19,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
-from . import throttle
-from .auth import SUSPENDED_MESSAGE, is_suspended
-from .errors import BadRequest, ServiceError
-from .models import Player
-from .services import guest_claim, player_register
-from .text import clean_name
+from games import throttle
+from games.auth import SUSPENDED_MESSAGE, is_suspended
+from games.errors import BadRequest, ServiceError
+from games.models import Player
+from games.services import guest_claim, player_register
+from games.text import clean_name
 
 SIGNUP_BACKEND = "games.auth.ActivePlayerBackend"
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .engine import CUBE_OFFERED, MOVE, RESIGN_OFFERED, TURN, GameRules, GameState, Position
-from .engine.notation import format_play
+from games.engine import CUBE_OFFERED, MOVE, RESIGN_OFFERED, TURN, GameRules, GameState, Position
+from games.engine.notation import format_play
 
 RESIGN_LEVEL_OF = {"single": 1, "gammon": 2, "backgammon": 3, "double_backgammon": 4}
 
@@ -154,7 +154,7 @@ def apply_event(state: GameState | None, kind: str, data: dict) -> GameState:
 
 # -- the chouette's actions (games.engine.chouette; docs/CHOUETTE.md) --------------------------
 
-from .engine.chouette import ACTIONS as _CHOUETTE_ENGINE_ACTIONS  # noqa: E402
+from games.engine.chouette import ACTIONS as _CHOUETTE_ENGINE_ACTIONS  # noqa: E402
 
 #: Actions a chouette player sends: name -> the fields it accepts. ``roll`` takes none (the
 #: services roll the dice); the server's own ``opening_roll`` and ``timeout`` are not here.

@@ -15,11 +15,11 @@ from django.contrib.auth.models import Group
 from django.http import HttpResponseBadRequest
 from django.utils.html import format_html
 
-from . import selectors, services
-from .engine.errors import EngineError
-from .errors import ServiceError
-from .models import ChatMessage, Game, GameEvent, Match, Player
-from .redact import is_secret_lookup
+from games import selectors, services
+from games.engine.errors import EngineError
+from games.errors import ServiceError
+from games.models import ChatMessage, Game, GameEvent, Match, Player
+from games.redact import is_secret_lookup
 
 User = get_user_model()
 
@@ -294,7 +294,7 @@ class ChatMessageAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 # -- the bot API: agents, house bots, the matchmaking queue (read-only) -----------------------
 
-from .models import Agent, HouseBot, QueueEntry  # noqa: E402
+from games.models import Agent, HouseBot, QueueEntry  # noqa: E402
 
 
 @admin.register(Agent)
@@ -320,7 +320,7 @@ class QueueEntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 # -- the workers: long jobs and periodic work (read-only) ---------------------------------------
 
-from .models import Job, PeriodicRun  # noqa: E402
+from games.models import Job, PeriodicRun  # noqa: E402
 
 
 @admin.register(Job)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from .models import Analysis, Job, Match, Player
-from .services.jobs import job_dict
+from games.models import Analysis, Job, Match, Player
+from games.services.jobs import job_dict
 
 __all__ = ["FORMAT", "MIN_DECISIONS", "latest_for_match", "analysis_json", "analysis_status", "pr_history",
            "can_view_upload"]

@@ -9,13 +9,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import analysis_reads as reads
-from .errors import ServiceError
-from .jsonsafe import BadInput, parse
-from .models import Analysis, Game, Match, Player
-from .services import aids
-from .services import analysis as service
-from .visibility import can_view_match, match_for_viewer_or_404
+from games import analysis_reads as reads
+from games.errors import ServiceError
+from games.jsonsafe import BadInput, parse
+from games.models import Analysis, Game, Match, Player
+from games.services import aids
+from games.services import analysis as service
+from games.visibility import can_view_match, match_for_viewer_or_404
 
 
 def _player(request) -> Player | None:

@@ -6,9 +6,9 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self):
-        from . import signals, tasks
-        from .events import add_listener
-        from .realtime import broadcast
+        from games import signals, tasks
+        from games.events import add_listener
+        from games.realtime import broadcast
 
         signals.connect()
         add_listener(broadcast)  # committed batches go to the channel layer

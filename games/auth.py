@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.contrib.auth import SESSION_KEY, get_user_model, logout
 from django.contrib.auth.backends import ModelBackend
 
-from .models import Player
+from games.models import Player
 
 SUSPENDED_MESSAGE = "This account is suspended."
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from . import chouette_view, delivery, services
-from .actions import UnknownAction, chouette_fields
-from .consumers import MAX_REPLAY, Flood, _Base, _player_of, since_of
-from .dbcall import db
-from .events import chouette_group
-from .models import Chouette, ChouetteChat, ChouetteGame, ChouetteSeat, Player
-from .realtime import ANYONE
+from games import chouette_view, delivery, services
+from games.actions import UnknownAction, chouette_fields
+from games.consumers import MAX_REPLAY, Flood, _Base, _player_of, since_of
+from games.dbcall import db
+from games.events import chouette_group
+from games.models import Chouette, ChouetteChat, ChouetteGame, ChouetteSeat, Player
+from games.realtime import ANYONE
 
 TABLE_ACTIONS = {
     "start": services.chouette_start,

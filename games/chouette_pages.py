@@ -11,10 +11,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import chouette_view, services
-from .errors import ServiceError
-from .models import Chouette, ChouetteSeat, Player
-from .views import _bot_levels
+from games import chouette_view, services
+from games.errors import ServiceError
+from games.models import Chouette, ChouetteSeat, Player
+from games.views import _bot_levels
 
 BOOL_OPTIONS = {"jacoby": "jacoby", "beaver": "beaver", "raccoon": "raccoon",
                 "full_consultation": "fullConsultation", "captain_buys": "captainBuys",

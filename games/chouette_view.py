@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from .engine import chouette as ce
-from .models import Chouette, ChouetteChat, ChouetteEvent, ChouetteGame, ChouetteSeat
+from games.engine import chouette as ce
+from games.models import Chouette, ChouetteChat, ChouetteEvent, ChouetteGame, ChouetteSeat
 
 
 def names(chouette: Chouette) -> dict:

@@ -21,17 +21,17 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
 
-from . import delivery, selectors, services
-from .actions import MissingField, UnknownAction, lookup
-from .dbcall import db
-from .engine.errors import EngineError
-from .errors import ServiceError
-from .events import LOBBY_GROUP, dumps, match_group
-from .jsonsafe import BadInput, parse
-from .models import ChatMessage, Game, Player
-from .realtime import ANYONE
-from .services.lobby import lobby_version
-from .visibility import can_view_match
+from games import delivery, selectors, services
+from games.actions import MissingField, UnknownAction, lookup
+from games.dbcall import db
+from games.engine.errors import EngineError
+from games.errors import ServiceError
+from games.events import LOBBY_GROUP, dumps, match_group
+from games.jsonsafe import BadInput, parse
+from games.models import ChatMessage, Game, Player
+from games.realtime import ANYONE
+from games.services.lobby import lobby_version
+from games.visibility import can_view_match
 
 logger = logging.getLogger(__name__)
 

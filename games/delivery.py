@@ -22,10 +22,10 @@ import time
 from django.conf import settings
 from django.db import DatabaseError
 
-from .dbcall import db
-from .models import Chouette, Game
-from .services import presence_heartbeat
-from .services.lobby import lobby_version
+from games.dbcall import db
+from games.models import Chouette, Game
+from games.services import presence_heartbeat
+from games.services.lobby import lobby_version
 
 logger = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ consumers answer every refusal the same way.
 
 from __future__ import annotations
 
-from .engine.errors import EngineError, IllegalAction, IllegalPlay
+from games.engine.errors import EngineError, IllegalAction, IllegalPlay
 
 
 class ServiceError(ValueError):

@@ -14,9 +14,9 @@ matching ``set jacoby`` for gnubg to score gammons the same way).
 
 from __future__ import annotations
 
-from .interchange.ids import events_position_ids
-from .interchange.mat_write import COLUMN, NotExportable, mat_name, write_mat
-from .models import Game, Match
+from games.interchange.ids import events_position_ids
+from games.interchange.mat_write import COLUMN, NotExportable, mat_name, write_mat
+from games.models import Game, Match
 
 
 def _events(game: Game) -> list:

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from .engine import GameState, MatchRules, MatchState
+from games.engine import GameState, MatchRules, MatchState
 
 
 class Player(models.Model):

@@ -19,7 +19,7 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from .events import LOBBY_GROUP, Batch, frame
+from games.events import LOBBY_GROUP, Batch, frame
 
 logger = logging.getLogger(__name__)
 

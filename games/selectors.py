@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from .engine import other
-from .events import envelope, frame
-from .models import Game, GameEvent, Match, Player
-from .visibility import VIEW_ANY, can_view_match, listed_matches, visible_matches  # noqa: F401
-from .serializers import (  # noqa: F401 - the serialisers, re-exported for readers of selectors
+from games.engine import other
+from games.events import envelope, frame
+from games.models import Game, GameEvent, Match, Player
+from games.visibility import VIEW_ANY, can_view_match, listed_matches, visible_matches  # noqa: F401
+from games.serializers import (
     RESIGN_NAMES,
     game_snapshot,
     legal_json,
@@ -58,7 +58,7 @@ def open_matches():
 
 def live_matches():
     """Matches being played that anyone may watch."""
-    from .services.lobby import deserted_q
+    from games.services.lobby import deserted_q
 
     return (listed_matches().filter(status=Match.PLAYING, spectators_allowed=True)
             .exclude(deserted_q()).select_related("white", "black").order_by("-started_at"))
@@ -121,7 +121,7 @@ def match_status(match: Match) -> dict:
 
 def replay_positions(game: Game) -> list:
     """Every step of a game's log with the position after it, for the replay viewer."""
-    from .replay import replay_steps
+    from games.replay import replay_steps
 
     events = GameEvent.objects.filter(game=game).order_by("version")
     out = []

@@ -8,9 +8,9 @@ RULES.md. Below ``selectors``, ``events`` and ``services`` (all three use it).
 
 from __future__ import annotations
 
-from .engine import MOVE, GameState, plays_json
-from .engine.gnubgid import position_id, state_ids
-from .clock import clock_dict
+from games.engine import MOVE, GameState, plays_json
+from games.engine.gnubgid import position_id, state_ids
+from games.clock import clock_dict
 
 RESIGN_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
 

@@ -20,7 +20,7 @@ logger = logging.getLogger(__name__)
 
 
 def _ensure_player(user_pk, using) -> None:
-    from .services import player_for_user
+    from games.services import player_for_user
 
     user = get_user_model()._default_manager.using(using).filter(pk=user_pk).first()
     if user is not None:  # None: the user was deleted before the commit

@@ -34,10 +34,10 @@ from django.utils import timezone
 from huey import crontab
 from huey.contrib.djhuey import HUEY, db_periodic_task, db_task
 
-from . import services
-from .events import Batch
-from .models import Job, PeriodicRun
-from .services import analysis, jobs
+from games import services
+from games.events import Batch
+from games.models import Job, PeriodicRun
+from games.services import analysis, jobs
 
 logger = logging.getLogger("games.worker")
 
@@ -59,7 +59,7 @@ def worker_name() -> str:
 
 @db_task(priority=100, retries=2, retry_delay=1)
 def bot_turn(game_id: int, version: int) -> str | None:
-    from .bots.turns import play_turn
+    from games.bots.turns import play_turn
 
     started = time.monotonic()
     action = play_turn(game_id, version)
@@ -79,7 +79,7 @@ def clock_deadline(game_id: int, version: int) -> int:
 
 @db_task(priority=100, retries=2, retry_delay=1)
 def chouette_bot_turn(chouette_id: int, version: int) -> str | None:
-    from .bots.chouette_turns import play_chouette_turn
+    from games.bots.chouette_turns import play_chouette_turn
 
     return play_chouette_turn(chouette_id, version)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .errors import BadRequest
+from games.errors import BadRequest
 
 # Characters that change how text around them is shown: bidirectional embeddings,
 # overrides and isolates, zero-width joiners and spaces, the BOM, and other format (Cf)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import analysis_views, chouette_pages, views
+from games import analysis_views, chouette_pages, views
 
 urlpatterns = [
     path("", views.home, name="home"),

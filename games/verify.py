@@ -11,9 +11,9 @@ refused.
 
 from __future__ import annotations
 
-from .dice import roll_die_values, verify_rolls
-from .errors import Conflict
-from .models import Game
+from games.dice import roll_die_values, verify_rolls
+from games.errors import Conflict
+from games.models import Game
 
 
 def game_rolls(game: Game) -> list:

@@ -9,15 +9,15 @@ from django.contrib.staticfiles import finders
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import chouette_view, selectors, services
-from .accounts import SIGNUP_BACKEND
-from .visibility import can_view_match, match_for_viewer_or_404, visible_matches
-from .errors import BadRequest, ServiceError
-from .export import match_to_mat
-from .models import Game, Match, Player
-from .jsonsafe import BadInput, parse
-from .services.preferences import CHOICES, FLAGS
-from .verify import recomputed_rolls, verify_game
+from games import chouette_view, selectors, services
+from games.accounts import SIGNUP_BACKEND
+from games.visibility import can_view_match, match_for_viewer_or_404, visible_matches
+from games.errors import BadRequest, ServiceError
+from games.export import match_to_mat
+from games.models import Game, Match, Player
+from games.jsonsafe import BadInput, parse
+from games.services.preferences import CHOICES, FLAGS
+from games.verify import recomputed_rolls, verify_game
 
 
 def home(request):
@@ -110,7 +110,7 @@ def _player(request):
 
 def _bot_levels() -> list:
     try:
-        from .services.agents import level_choices
+        from games.services.agents import level_choices
 
         return level_choices()
     except Exception:  # the bots are not installed (or not yet): no levels to offer
@@ -299,7 +299,7 @@ def player_profile(request, player_id):
     for match in visible[:100]:
         history.append({"match": match, "games": list(match.games.order_by("number").values_list("pk", flat=True)),
                         "color": match.color_of(player)})
-    from .analysis_reads import pr_history  # noqa: PLC0415
+    from games.analysis_reads import pr_history  # noqa: PLC0415
 
     return render(request, "profile.html", {"profile": player, "history": history, "pr": pr_history(player)})
 

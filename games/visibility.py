@@ -21,7 +21,7 @@ from __future__ import annotations
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from .models import Match, Player
+from games.models import Match, Player
 
 VIEW_ANY = "games.view_any_match"  # the staff permission to watch any match, private included
 

@@ -12,10 +12,10 @@ Plain data in, JSON-ready dicts out; the JSON shape is ``docs/ANALYSIS.md``.
 * :mod:`games.analysis.sage_eval` is the only module that knows bgsage.
 """
 
-from .errors import AnalysisError
-from .game import ALTERNATIVES, DEFAULT_PLY, FORMAT, analyse_game, analyse_match, match_summary
-from .hints import HINT_PLY, check_cube, check_play, hint
-from .marks import is_close_cube, luck_mark, rating, skill_mark
+from games.analysis.errors import AnalysisError
+from games.analysis.game import ALTERNATIVES, DEFAULT_PLY, FORMAT, analyse_game, analyse_match, match_summary
+from games.analysis.hints import HINT_PLY, check_cube, check_play, hint
+from games.analysis.marks import is_close_cube, luck_mark, rating, skill_mark
 
 __all__ = [
     "AnalysisError", "ALTERNATIVES", "DEFAULT_PLY", "FORMAT", "HINT_PLY",

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 
 from games.bots.sage import board_for, sage_module
 
-from .context import CubeContext
-from .errors import AnalysisError
+from games.analysis.context import CubeContext
+from games.analysis.errors import AnalysisError
 
 __all__ = ["SageEvaluator", "Candidate", "CubeEval", "evaluator", "available", "engine_info", "FILTERS"]
 

@@ -21,7 +21,7 @@ analyses without analysing anything again (:func:`summary`).
 
 from __future__ import annotations
 
-from .marks import rating
+from games.analysis.marks import rating
 
 __all__ = ["new_raw", "add_decision", "merge", "summary"]
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import hmac
 
-from ..models import Agent, Player
-from ..services.agents import hash_key
-from . import ratelimit
-from .errors import ApiError
+from games.models import Agent, Player
+from games.services.agents import hash_key
+from games.api import ratelimit
+from games.api.errors import ApiError
 
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="bot api"'}
 

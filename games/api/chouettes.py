@@ -11,12 +11,12 @@ from channels.layers import get_channel_layer
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from .. import actions, chouette_view, services
-from ..events import chouette_group
-from ..models import Chouette, ChouetteSeat
-from . import auth, longpoll
-from .errors import REFUSALS, ApiError, error_response, response_for
-from .views import api, long_poll_args, read_json, releasing
+from games import actions, chouette_view, services
+from games.events import chouette_group
+from games.models import Chouette, ChouetteSeat
+from games.api import auth, longpoll
+from games.api.errors import REFUSALS, ApiError, error_response, response_for
+from games.api.views import api, long_poll_args, read_json, releasing
 
 
 

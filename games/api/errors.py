@@ -7,8 +7,8 @@ import logging
 
 from django.http import JsonResponse
 
-from ..engine.errors import EngineError
-from ..errors import ServiceError, http_status
+from games.engine.errors import EngineError
+from games.errors import ServiceError, http_status
 
 logger = logging.getLogger(__name__)
 

@@ -193,7 +193,7 @@ def openapi(base_url: str | None = None) -> dict:
     return spec
 
 
-from . import openapi_chouette  # noqa: E402  (it reads the helpers above)
+from games.api import openapi_chouette  # noqa: E402  (it reads the helpers above)
 
 SPEC["components"]["schemas"].update(openapi_chouette.SCHEMAS)
 SPEC["paths"].update(openapi_chouette.PATHS)

@@ -3,8 +3,8 @@ module, which imports this one at its end)."""
 
 from __future__ import annotations
 
-from ..actions import CHOUETTE_ACTIONS
-from .openapi import AUTH, ERR, _json, _ref  # imported at the end of games.api.openapi
+from games.actions import CHOUETTE_ACTIONS
+from games.api.openapi import AUTH, ERR, _json, _ref  # imported at the end of games.api.openapi
 CHOUETTE_ID = {"name": "chouetteId", "in": "path", "required": True, "schema": {"type": "integer"}}
 COMMON = {"401": ERR, "404": ERR, "429": ERR}
 

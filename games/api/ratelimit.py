@@ -11,8 +11,8 @@ import time
 
 from django.conf import settings
 
-from .. import throttle
-from .errors import ApiError
+from games import throttle
+from games.api.errors import ApiError
 
 
 def now() -> float:

@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from . import chouettes, views
+from games.api import chouettes, views
 
 app_name = "api"
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 from django.db.models import Sum
 from django.http import Http404
 
-from .. import selectors
-from ..engine import CUBE_OFFERED, MOVE, RESIGN_OFFERED
-from ..models import Game, Match
-from ..visibility import match_for_viewer_or_404
-from .errors import ApiError
+from games import selectors
+from games.engine import CUBE_OFFERED, MOVE, RESIGN_OFFERED
+from games.models import Game, Match
+from games.visibility import match_for_viewer_or_404
+from games.api.errors import ApiError
 
 GAME_ID = "backgammon"
 SEED_FIELDS = ("you", "yourColor", "board", "whiteBar", "blackBar", "whiteOff", "blackOff", "dice",

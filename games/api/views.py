@@ -15,15 +15,15 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
-from .. import actions, services, throttle
-from ..dbcall import release_connections
-from ..events import match_group
-from ..jsonsafe import BadInput, parse
-from ..models import Match
-from . import auth, guide, longpoll, ratelimit
-from .errors import REFUSALS, ApiError, error_response, response_for
-from .openapi import openapi
-from .view import agent_view, current, game_version_for, load_match, match_summary, seat
+from games import actions, services, throttle
+from games.dbcall import release_connections
+from games.events import match_group
+from games.jsonsafe import BadInput, parse
+from games.models import Match
+from games.api import auth, guide, longpoll, ratelimit
+from games.api.errors import REFUSALS, ApiError, error_response, response_for
+from games.api.openapi import openapi
+from games.api.view import agent_view, current, game_version_for, load_match, match_summary, seat
 
 MAX_BODY = 16 * 1024
 MAX_WAIT = 30
@@ -105,7 +105,7 @@ def me(request):
 @api("GET")
 def levels(request):
     """``GET /api/bots``: the house-bot levels (for the queue's ``opponent``), weakest first."""
-    from .. import bots
+    from games import bots
 
     out = []
     for level in bots.LEVELS:
@@ -275,7 +275,7 @@ def match_analysis(request, match_id):
     """``GET /api/matches/<id>/analysis``: the analysis of one of your own finished matches (the
     JSON of ``/matches/<id>/analysis.json``, docs/ANALYSIS.md); ``POST {"depth": 0-3}`` asks for it
     at another depth."""
-    from .. import analysis_reads  # noqa: PLC0415
+    from games import analysis_reads  # noqa: PLC0415
 
     player = auth.agent_player(request)
     match = load_match(match_id, player)

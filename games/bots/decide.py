@@ -16,7 +16,7 @@ from games.engine import (
     MatchState,
 )
 
-from .strategy import get_bot
+from games.bots.strategy import get_bot
 
 
 def decide(level, game_state_dict: dict, match_state_dict: dict | None = None) -> dict:

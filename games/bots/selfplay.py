@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import random
 
-from ..engine import GameRules, GameState
-from ..engine.game import OPENING, OVER, TURN
+from games.engine import GameRules, GameState
+from games.engine.game import OPENING, OVER, TURN
 
 
 def move_states(count: int, seed: int, *, cube: bool = True, games: int | None = None) -> list:

@@ -14,9 +14,9 @@ import numpy as np
 from games.engine import GameState, legal_plays
 from games.engine.position import other
 
-from . import heuristics, pubeval, sage
-from .levels import PUBEVAL, RANDOM, SAGE, Level, get_level
-from .seeding import position_seed
+from games.bots import heuristics, pubeval, sage
+from games.bots.levels import PUBEVAL, RANDOM, SAGE, Level, get_level
+from games.bots.seeding import position_seed
 
 TAKE, DROP, BEAVER = "take", "drop", "beaver"
 

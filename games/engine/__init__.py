@@ -10,8 +10,8 @@ server, a bot or a test needs to know about the rules is here.
 (7, True)
 """
 
-from .errors import EngineError, IdError, IllegalAction, IllegalPlay, InvalidPosition, NotationError
-from .game import (
+from games.engine.errors import EngineError, IdError, IllegalAction, IllegalPlay, InvalidPosition, NotationError
+from games.engine.game import (
     CUBE_OFFERED,
     MOVE,
     OPENING,
@@ -22,12 +22,12 @@ from .game import (
     GameRules,
     GameState,
 )
-from .match import UNLIMITED, MatchRules, MatchState
-from .moves import BAR, OFF, Play, Step, apply_play, check_play, legal_move_lists, legal_plays, plays_json
-from .notation import format_play, parse_play
-from .position import BLACK, WHITE, Position, other
-from .scoring import points_for, win_kind
-from .chouette import ChouetteGame, ChouetteResult, ChouetteRules, ChouetteSession, Seating, seat
+from games.engine.match import UNLIMITED, MatchRules, MatchState
+from games.engine.moves import BAR, OFF, Play, Step, apply_play, check_play, legal_move_lists, legal_plays, plays_json
+from games.engine.notation import format_play, parse_play
+from games.engine.position import BLACK, WHITE, Position, other
+from games.engine.scoring import points_for, win_kind
+from games.engine.chouette import ChouetteGame, ChouetteResult, ChouetteRules, ChouetteSession, Seating, seat
 
 __all__ = [
     "EngineError", "IdError", "IllegalAction", "IllegalPlay", "InvalidPosition", "NotationError",

@@ -32,11 +32,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .errors import IllegalAction
-from .wire import from_wire, to_wire
-from .moves import Step, check_play, legal_plays
-from .position import BLACK, COLORS, WHITE, Position, other
-from .scoring import (
+from games.engine.errors import IllegalAction
+from games.engine.wire import from_wire, to_wire
+from games.engine.moves import Step, check_play, legal_plays
+from games.engine.position import BLACK, COLORS, WHITE, Position, other
+from games.engine.scoring import (
     GAMMON,
     KIND_MULTIPLIER,
     RESIGN_LEVELS,

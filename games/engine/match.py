@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .errors import IllegalAction
-from .wire import from_wire, to_wire
-from .game import GameResult, GameRules
-from .position import BLACK, WHITE, other
+from games.engine.errors import IllegalAction
+from games.engine.wire import from_wire, to_wire
+from games.engine.game import GameResult, GameRules
+from games.engine.position import BLACK, WHITE, other
 
 UNLIMITED = 0
 MAX_LENGTH = 64

@@ -22,8 +22,8 @@ from functools import lru_cache
 from itertools import permutations
 from typing import NamedTuple
 
-from .errors import IllegalPlay
-from .position import BLACK, WHITE, Position, other
+from games.engine.errors import IllegalPlay
+from games.engine.position import BLACK, WHITE, Position, other
 
 BAR = "bar"
 OFF = "off"

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import InvalidPosition
+from games.engine.errors import InvalidPosition
 
 WHITE = "white"
 BLACK = "black"

@@ -10,7 +10,7 @@ Every player action in a game goes through :func:`game_act` (``action`` is a nam
 ``games.actions``); ``game_move``, ``game_roll``... are the same call with the name filled in.
 """
 
-from .agents import (
+from games.services.agents import (
     agent_register,
     house_bot,
     house_bot_level,
@@ -20,8 +20,8 @@ from .agents import (
     queue_leave,
     queue_status,
 )
-from .chouette_social import chouette_chat, chouette_presence, chouette_suggest
-from .chouettes import (
+from games.services.chouette_social import chouette_chat, chouette_presence, chouette_suggest
+from games.services.chouettes import (
     chouette_act,
     chouette_add_bot,
     chouette_create,
@@ -34,16 +34,16 @@ from .chouettes import (
     chouette_timeout,
     chouettes_bots_waiting,
 )
-from .analysis import analysis_request, analysis_retry, analysis_upload
-from .dice import dice_for, use_dice
-from .games import NAMED as _NAMED
-from .games import game_abort, game_act
-from .matches import match_abort, match_create, match_join, match_leave
-from .guests import guest_claim, guest_create, guest_join
-from .moderation import player_end_matches, player_set_suspended
-from .players import player_for_user, player_register
-from .preferences import player_update_settings, settings_for
-from .social import (
+from games.services.analysis import analysis_request, analysis_retry, analysis_upload
+from games.services.dice import dice_for, use_dice
+from games.services.games import NAMED as _NAMED
+from games.services.games import game_abort, game_act
+from games.services.matches import match_abort, match_create, match_join, match_leave
+from games.services.guests import guest_claim, guest_create, guest_join
+from games.services.moderation import player_end_matches, player_set_suspended
+from games.services.players import player_for_user, player_register
+from games.services.preferences import player_update_settings, settings_for
+from games.services.social import (
     chat_post,
     chat_recent,
     match_claim,
@@ -53,7 +53,7 @@ from .social import (
     presence_join,
     presence_leave,
 )
-from .sweeps import bots_waiting, close_abandoned, expire_clock, expire_clocks, sweep, sweep_presence
+from games.services.sweeps import bots_waiting, close_abandoned, expire_clock, expire_clocks, sweep, sweep_presence
 
 globals().update(_NAMED)  # game_roll, game_move, game_double, ... (one per action of games.actions)
 

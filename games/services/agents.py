@@ -27,11 +27,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from ..errors import BadRequest, Conflict, Forbidden
-from ..text import clean_text
-from ..models import Agent, HouseBot, Match, Player, QueueEntry
-from .matches import match_create, match_join
-from .players import player_register, require_active
+from games.errors import BadRequest, Conflict, Forbidden
+from games.text import clean_text
+from games.models import Agent, HouseBot, Match, Player, QueueEntry
+from games.services.matches import match_create, match_join
+from games.services.players import player_register, require_active
 
 GAMES = ("backgammon",)
 MAX_QUEUE_LENGTH = 25
@@ -87,7 +87,7 @@ def agent_register(*, name, description=None) -> tuple:
 
 def level_names() -> list:
     """The house-bot levels, weakest first (``games.bots.LEVELS``: names or Level objects)."""
-    from .. import bots
+    from games import bots
 
     return [getattr(level, "name", level) for level in bots.LEVELS]
 
@@ -106,7 +106,7 @@ LEVEL_BLURBS = {
 
 def level_choices() -> list:
     """The levels as the lobby offers them: ``[{"name", "label", "about", "default"}]``."""
-    from .. import bots
+    from games import bots
 
     return [{"name": level.name, "label": level.name.replace("_", " ").capitalize(),
              "about": LEVEL_BLURBS.get(level.name, level.description), "default": level.name == bots.DEFAULT_LEVEL}

@@ -9,9 +9,9 @@ only the player who must act now.
 
 from __future__ import annotations
 
-from ..errors import BadRequest, Conflict, Forbidden, NotFound
-from ..models import Game, Player
-from ..serializers import score_at_start
+from games.errors import BadRequest, Conflict, Forbidden, NotFound
+from games.models import Game, Player
+from games.serializers import score_at_start
 
 __all__ = ["TUTOR_THRESHOLDS", "game_hint", "game_tutor"]
 
@@ -44,7 +44,7 @@ def _analysis_error(exc) -> Exception:
 
 def game_hint(*, game_id: int, player: Player | None) -> dict:
     """The best plays (dice out), the right cube action before rolling, or take / pass."""
-    from ..analysis import AnalysisError, hint  # noqa: PLC0415 - bgsage loads on first use
+    from games.analysis import AnalysisError, hint  # noqa: PLC0415 - bgsage loads on first use
 
     _game, state, where = _load(game_id, player)
     try:
@@ -58,7 +58,7 @@ def game_tutor(*, game_id: int, player: Player | None, body: dict) -> dict:
     (double / roll / take / drop / beaver) before it is sent. Returns the analysis core's
     answer (``loss``, ``mark``, the better choice) plus ``warn`` for the ``threshold``
     (default ``"bad"``)."""
-    from ..analysis import AnalysisError, check_cube, check_play  # noqa: PLC0415
+    from games.analysis import AnalysisError, check_cube, check_play  # noqa: PLC0415
 
     if not isinstance(body, dict):
         raise BadRequest("bad_request", "Send {\"moves\": [...]} or {\"action\": ...}.")

@@ -18,9 +18,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from ..errors import BadRequest, Conflict, Forbidden, NotFound
-from ..models import Analysis, GameEvent, Job, Match, Player
-from .jobs import job_retry, job_start
+from games.errors import BadRequest, Conflict, Forbidden, NotFound
+from games.models import Analysis, GameEvent, Job, Match, Player
+from games.services.jobs import job_retry, job_start
 
 __all__ = ["DEPTHS", "KIND", "MatRefused", "analysis_after_match", "analysis_request", "analysis_upload",
            "analysis_retry", "analysis_run", "analysis_events"]
@@ -107,7 +107,7 @@ def analysis_upload(*, player: Player | None, text: str | bytes, depth=None) -> 
     """Import a Jellyfish ``.mat`` (every move replayed through the engine) and queue its
     analysis. A file that does not replay raises :class:`MatRefused` with the line and the
     reason, and nothing is stored."""
-    from ..interchange.mat_read import MatImportError, import_mat  # noqa: PLC0415 - only for uploads
+    from games.interchange.mat_read import MatImportError, import_mat  # noqa: PLC0415 - only for uploads
 
     depth = _depth(depth)
     if player is None:
@@ -174,7 +174,7 @@ def analysis_run(job: Job, report) -> str:
     """The ``analysis`` job: analyse the match game by game, reporting ``(fraction, message)``
     at most a few times a second; store the result. Raises on a game that cannot be analysed
     (the job then fails with the reason)."""
-    from ..analysis import analyse_match  # noqa: PLC0415 - bgsage loads in the workers only
+    from games.analysis import analyse_match  # noqa: PLC0415 - bgsage loads in the workers only
 
     analysis = Analysis.objects.get(pk=job.params["analysis"])
     games = [g for g in analysis_events(analysis) if _playable(g)]

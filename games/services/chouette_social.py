@@ -6,15 +6,15 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from .. import chouette_view
-from ..engine import chouette as ce
-from ..engine.moves import check_play
-from ..engine.errors import IllegalAction, IllegalPlay
-from ..events import Batch, chouette_group, publish_on_commit
-from ..errors import BadRequest, Forbidden, NotFound
-from ..models import Chouette, ChouetteChat, ChouetteSeat
-from .players import require_active
-from .social import chat_text
+from games import chouette_view
+from games.engine import chouette as ce
+from games.engine.moves import check_play
+from games.engine.errors import IllegalAction, IllegalPlay
+from games.events import Batch, chouette_group, publish_on_commit
+from games.errors import BadRequest, Forbidden, NotFound
+from games.models import Chouette, ChouetteChat, ChouetteSeat
+from games.services.players import require_active
+from games.services.social import chat_text
 
 
 def _post(chouette: Chouette, message: ChouetteChat) -> None:

@@ -23,19 +23,19 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .. import chouette_view
-from ..actions import CHOUETTE_ACTIONS, CHOUETTE_UNORDERED
-from ..dice import commitment, new_server_seed
-from ..engine import chouette as ce
-from ..engine.chouette.rules import CUBE_DECISIONS, ROLL
-from ..engine.errors import IllegalAction
-from ..errors import BadRequest, Conflict, Forbidden, NotFound
-from ..events import Batch, Envelope, chouette_group, publish_on_commit
-from ..models import Chouette, ChouetteEvent, ChouetteGame, ChouetteSeat, HouseBot, Player
-from .agents import house_bot
-from .dice import dice_for
-from .lifecycle import player_id_of, valid_id
-from .players import require_active
+from games import chouette_view
+from games.actions import CHOUETTE_ACTIONS, CHOUETTE_UNORDERED
+from games.dice import commitment, new_server_seed
+from games.engine import chouette as ce
+from games.engine.chouette.rules import CUBE_DECISIONS, ROLL
+from games.engine.errors import IllegalAction
+from games.errors import BadRequest, Conflict, Forbidden, NotFound
+from games.events import Batch, Envelope, chouette_group, publish_on_commit
+from games.models import Chouette, ChouetteEvent, ChouetteGame, ChouetteSeat, HouseBot, Player
+from games.services.agents import house_bot
+from games.services.dice import dice_for
+from games.services.lifecycle import player_id_of, valid_id
+from games.services.players import require_active
 
 MAX_SEATING_ROUNDS = 100
 OPTION_NAMES = ("jacoby", "beaver", "raccoon", "fullConsultation", "cubeLimit", "captainBuys",

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from django.conf import settings
 from django.utils.module_loading import import_string
 
-from ..dice import SeededDice
+from games.dice import SeededDice
 
 _override = None
 

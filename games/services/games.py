@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from .. import clock
-from ..actions import ACTIONS, UnknownAction, lookup
-from ..errors import BadRequest, Conflict
-from ..models import Game
-from .lifecycle import (
+from games import clock
+from games.actions import ACTIONS, UnknownAction, lookup
+from games.errors import BadRequest, Conflict
+from games.models import Game
+from games.services.lifecycle import (
     Record,
     abort_game,
     auto_advance,

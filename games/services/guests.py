@@ -14,10 +14,10 @@ import secrets
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
-from ..errors import BadRequest, Conflict
-from ..models import Match, Player
-from .matches import match_join
-from .players import player_register
+from games.errors import BadRequest, Conflict
+from games.models import Match, Player
+from games.services.matches import match_join
+from games.services.players import player_register
 
 
 def guest_create() -> Player:

@@ -17,8 +17,8 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from ..errors import Conflict
-from ..models import Job
+from games.errors import Conflict
+from games.models import Job
 
 logger = logging.getLogger(__name__)
 

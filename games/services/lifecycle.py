@@ -32,18 +32,18 @@ from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 
-from .. import clock, serializers
-from ..dice import commitment, new_server_seed
-from ..engine import OPENING, TURN, GameState
-from ..errors import BadRequest, Conflict, Forbidden, NotFound
-from ..events import Batch, envelope, publish_on_commit
-from ..models import Game, GameEvent, HouseBot, Match, Player
-from ..prepared import PreparedRead, insert_rows, insert_rows_and_update, update_fields
-from ..ratings import rating_changes
-from .analysis import analysis_after_match
-from .dice import dice_for
-from .lobby import lobby_message
-from .players import require_active
+from games import clock, serializers
+from games.dice import commitment, new_server_seed
+from games.engine import OPENING, TURN, GameState
+from games.errors import BadRequest, Conflict, Forbidden, NotFound
+from games.events import Batch, envelope, publish_on_commit
+from games.models import Game, GameEvent, HouseBot, Match, Player
+from games.prepared import PreparedRead, insert_rows, insert_rows_and_update, update_fields
+from games.ratings import rating_changes
+from games.services.analysis import analysis_after_match
+from games.services.dice import dice_for
+from games.services.lobby import lobby_message
+from games.services.players import require_active
 
 MAX_OPENING_ROLLS = 100  # a tie re-rolls; 100 ties in a row means the dice source is broken
 GAME_FIELDS = ["state", "version", "dice_counter", "status", "winner_color", "points", "result_kind",
@@ -254,7 +254,7 @@ def roll(record: Record, game: Game, state: GameState, *, auto: bool, action) ->
 def auto_advance(record: Record, game: Game, state: GameState) -> GameState:
     """Roll for the side on roll when it has no cube decision to make (seed 000:
     "two dice are rolled automatically")."""
-    from ..actions import ACTIONS
+    from games.actions import ACTIONS
 
     if state.phase == TURN and not state.needs_decision():
         state = roll(record, game, state, auto=True, action=ACTIONS["roll"])

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from django.db.models import F, Q
 
-from .. import serializers
-from ..models import Counter, Match
+from games import serializers
+from games.models import Counter, Match
 
 LOBBY = "lobby"
 

@@ -7,12 +7,12 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
-from .. import clock
-from ..engine import EngineError, MatchRules
-from ..errors import BadRequest, Conflict, Forbidden
-from ..models import Match, Player
-from .lifecycle import Record, abort_game, create_game, current_game, forfeit_match, lock_match, open_game, player_id_of
-from .players import require_active
+from games import clock
+from games.engine import EngineError, MatchRules
+from games.errors import BadRequest, Conflict, Forbidden
+from games.models import Match, Player
+from games.services.lifecycle import Record, abort_game, create_game, current_game, forfeit_match, lock_match, open_game, player_id_of
+from games.services.players import require_active
 
 OPTION_FIELDS = ("length", "cube", "cube_limit", "crawford", "jacoby", "beaver", "raccoon", "auto_doubles",
                  "double_backgammon", "last_roll")

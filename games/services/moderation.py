@@ -17,9 +17,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from ..events import notice_on_commit
-from ..models import Match, Player, QueueEntry
-from .lifecycle import Record, forfeit_match, lock_match
+from games.events import notice_on_commit
+from games.models import Match, Player, QueueEntry
+from games.services.lifecycle import Record, forfeit_match, lock_match
 
 SUSPENDED = "suspended"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
-from ..errors import BadRequest, Forbidden
-from ..models import Player
-from ..text import clean_name, name_key
+from games.errors import BadRequest, Forbidden
+from games.models import Player
+from games.text import clean_name, name_key
 
 
 def player_for_user(user) -> Player:

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from ..errors import BadRequest
-from ..models import Player
-from .players import require_active
+from games.errors import BadRequest
+from games.models import Player
+from games.services.players import require_active
 
 CHOICES = {
     "home": ("right", "left"),

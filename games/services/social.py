@@ -8,14 +8,14 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .. import clock
-from ..errors import BadRequest, Conflict, Forbidden, NotFound
-from ..events import notice_on_commit
-from ..models import ChatMessage, Connection, Game, Match
-from ..text import clean_text
-from .lifecycle import Record, bot_level, forfeit_match, lock_match, player_id_of, seat_of
-from .matches import OPTION_FIELDS, match_create, match_join
-from .players import require_active
+from games import clock
+from games.errors import BadRequest, Conflict, Forbidden, NotFound
+from games.events import notice_on_commit
+from games.models import ChatMessage, Connection, Game, Match
+from games.text import clean_text
+from games.services.lifecycle import Record, bot_level, forfeit_match, lock_match, player_id_of, seat_of
+from games.services.matches import OPTION_FIELDS, match_create, match_join
+from games.services.players import require_active
 
 
 def absence_grace() -> timedelta:

@@ -11,12 +11,12 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Max, Q
 
-from .. import clock
-from ..engine import GameState
-from ..models import Connection, Game, Match
-from .agents import queue_expire
-from .lifecycle import Record, abort_game, bot_level, current_game, forfeit_match, lock_game, lock_match, time_out
-from .social import abandon_after, presence_leave
+from games import clock
+from games.engine import GameState
+from games.models import Connection, Game, Match
+from games.services.agents import queue_expire
+from games.services.lifecycle import Record, abort_game, bot_level, current_game, forfeit_match, lock_game, lock_match, time_out
+from games.services.social import abandon_after, presence_leave
 
 def presence_stale_after() -> timedelta:
     """How long a presence row may go without a heartbeat (three missed beats of its process)."""

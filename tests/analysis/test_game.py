@@ -16,7 +16,7 @@ from games.engine.gnubgid import parse_gnubg_id
 from games.engine.moves import check_play
 from games.interchange.record import GameRecorder
 
-from .fakes import FakeEvaluator, play_equity
+from tests.analysis.fakes import FakeEvaluator, play_equity
 
 
 def _opening_31(match=None):

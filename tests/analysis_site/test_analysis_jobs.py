@@ -8,7 +8,7 @@ from games.errors import ServiceError
 from games.models import Analysis, Job
 from games.services import analysis as service
 
-from .conftest import finish_match, login
+from tests.analysis_site.conftest import finish_match, login
 
 pytestmark = pytest.mark.django_db
 

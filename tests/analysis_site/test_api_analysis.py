@@ -7,7 +7,7 @@ from games.models import Player
 from tests.api.conftest import register
 from tests.services.conftest import Table
 
-from .conftest import finish_match
+from tests.analysis_site.conftest import finish_match
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from games.export import match_to_mat
 from games.models import Analysis, Job
 from games.serializers import match_dict
 
-from .conftest import finish_match, login
+from tests.analysis_site.conftest import finish_match, login
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from games import services
 from games.models import Chouette
 from tests.services.chouette_support import CycleDice, polite, state
 
-from .conftest import register
+from tests.api.conftest import register
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,7 +11,7 @@ from games.api import ratelimit
 from games.dice import ScriptedDice
 from games.models import Agent, Game, Player
 
-from .conftest import game_row, register
+from tests.api.conftest import game_row, register
 
 LEGAL_31 = [{"from": 8, "to": 5}, {"from": 6, "to": 5}]  # White's 3-1 from the start
 

@@ -6,7 +6,7 @@ from games import services
 from games.dice import SeededDice
 from games.models import GameEvent, Match
 
-from .conftest import assert_view
+from tests.api.conftest import assert_view
 
 
 def choose(view, rng):

@@ -8,7 +8,7 @@ from games import services
 from games.models import Chouette, ChouetteGame
 from tests.services.chouette_support import CycleDice, polite, state
 
-from .conftest import db, open_socket
+from tests.consumers.conftest import db, open_socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

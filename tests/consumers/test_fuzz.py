@@ -31,7 +31,7 @@ from games import services
 from games.dice import ScriptedDice
 from games.models import ChatMessage, Game, GameEvent, Match
 
-from .conftest import db, open_socket
+from tests.consumers.conftest import db, open_socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

@@ -9,7 +9,7 @@ from games.engine import MOVE, TURN
 from games.models import Game, Match
 from games.replay import replay_events
 
-from .conftest import current, db, open_socket, wait_for
+from tests.consumers.conftest import current, db, open_socket, wait_for
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

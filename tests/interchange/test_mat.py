@@ -16,7 +16,7 @@ from games.interchange.mat_read import MatImportError, import_mat, parse_mat
 from games.interchange.mat_write import NotExportable, write_mat
 from games.replay import replay_events, replay_steps
 
-from .helpers import play_random_match
+from tests.interchange.helpers import play_random_match
 
 
 def normalise(events):

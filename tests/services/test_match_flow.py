@@ -11,7 +11,7 @@ from games.ratings import rating_changes
 from games.replay import replay_events
 from games.selectors import game_snapshot
 
-from .conftest import event_types
+from tests.services.conftest import event_types
 
 pytestmark = pytest.mark.django_db
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..errors import IllegalAction
-from .records import Pending
-from .rules import (
+from games.engine.errors import IllegalAction
+from games.engine.chouette.records import Pending
+from games.engine.chouette.rules import (
     ANSWERS,
     BUY,
     CUBE_WINDOW,
