@@ -108,7 +108,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # thread" was never used again and never closed (two open files each: one web process
     # held 20,000 after an evening of bot play, issue 25). The one thread that lives as long
     # as the process and pays for a connection per call, the event loop's (the websocket
-    # consumers' calls, GAMES_DB_IN_LOOP), keeps its own open (games/dbcall.py).
+    # consumers' calls, GAMES_DB_IN_LOOP), keeps its own open (games/db/calls.py).
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
@@ -131,23 +131,16 @@ else:
         # Two test runs on one server (two checkouts) each need a test database of their own.
         DATABASES["default"]["TEST"] = {"NAME": os.environ["DJANGO_TEST_DB_NAME"]}
 
-# Where the websocket consumers' database calls run (games/dbcall.py): in the event loop's
-# own thread on SQLite (in-process CPU work: the hop to a database thread costs more than it
-# saves), in GAMES_DB_THREADS database threads of the process on PostgreSQL (network and
-# lock waits), each holding a pool connection for the length of a call.
-GAMES_DB_IN_LOOP = env_bool("GAMES_DB_IN_LOOP", DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3")
-GAMES_DB_THREADS = int(os.environ.get("GAMES_DB_THREADS", "2"))
-
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Channel layer: the site's own (games.layers): groups in each process, and a bus that
+# Channel layer: the site's own (games.realtime.layer): groups in each process, and a bus that
 # carries group messages to the other processes. With REDIS_URL the bus is Redis
 # publish/subscribe (any number of machines); without it, Unix datagrams between the
 # processes of this machine (the web process and the worker of `make run`).
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "games.layers.FanoutLayer",
+        "BACKEND": "games.realtime.layer.FanoutLayer",
         "CONFIG": {
             "bus": REDIS_URL or f"unix:{_sqlite_path.resolve()}.bus",
             "capacity": 1000,  # messages waiting for one socket before it drops some
@@ -235,12 +228,9 @@ EMAIL_BACKEND = os.environ.get(
     "DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
 )
 
-# Where game dice come from (dotted path to a class); tests inject a fixed source.
-GAMES_DICE_SOURCE = os.environ.get("GAMES_DICE_SOURCE", "games.services.dice.seeded_dice")
-
 # Error reports (the DEBUG page, e-mails to admins) blank secret-looking variables, a running
-# game's dice seed included, in DEBUG too (games/redact.py, docs/SECURITY.md).
-DEFAULT_EXCEPTION_REPORTER_FILTER = "games.redact.SecretsReporterFilter"
+# game's dice seed included, in DEBUG too (games/selectors/redact.py, docs/SECURITY.md).
+DEFAULT_EXCEPTION_REPORTER_FILTER = "games.selectors.redact.SecretsReporterFilter"
 
 LOGGING = {
     "version": 1,
@@ -276,16 +266,6 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 
-# Abuse limits (games/throttle.py, docs/SECURITY.md).
-GAMES_API_RATE_LIMIT = int(os.environ.get("GAMES_API_RATE_LIMIT", "20"))  # bot API requests per window
-GAMES_API_RATE_WINDOW = float(os.environ.get("GAMES_API_RATE_WINDOW", "1"))  # seconds
-GAMES_LONG_POLL_RECHECK = float(os.environ.get("GAMES_LONG_POLL_RECHECK", "1"))  # s between a long poll's database reads
-GAMES_LOGIN_LIMIT = int(os.environ.get("GAMES_LOGIN_LIMIT", "10"))  # failed logins per account per window
-GAMES_LOGIN_IP_LIMIT = int(os.environ.get("GAMES_LOGIN_IP_LIMIT", "50"))  # failed logins per address
-GAMES_LOGIN_WINDOW = int(os.environ.get("GAMES_LOGIN_WINDOW", "900"))  # seconds
-GAMES_SIGNUP_LIMIT = int(os.environ.get("GAMES_SIGNUP_LIMIT", "10"))  # sign-ups per address per window
-GAMES_SIGNUP_WINDOW = int(os.environ.get("GAMES_SIGNUP_WINDOW", "3600"))  # seconds
-
 if not DEBUG:
     # Behind a TLS-terminating proxy that sets X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -303,26 +283,5 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = True
     X_FRAME_OPTIONS = "DENY"
 
-# Realtime play (docs/PROTOCOL.md): seconds a disconnected player may be away before the
-# opponent can claim the match, and before the workers close the match themselves.
-GAMES_ABSENCE_GRACE = int(os.environ.get("GAMES_ABSENCE_GRACE", "120"))
-GAMES_ABANDON_AFTER = int(os.environ.get("GAMES_ABANDON_AFTER", "1800"))
-GAMES_NEXT_GAME_DELAY = float(os.environ.get("GAMES_NEXT_GAME_DELAY", "8"))  # s the end of a game stays on screen
-GAMES_MAX_BOT_MATCHES = int(os.environ.get("GAMES_MAX_BOT_MATCHES", "2"))  # matches vs the computer at once, per player
-GAMES_CHOUETTE_ABSENT_AFTER = int(os.environ.get("GAMES_CHOUETTE_ABSENT_AFTER", "120"))
-GAMES_BOT_TIME_LIMIT = float(os.environ.get("GAMES_BOT_TIME_LIMIT", "10"))  # seconds a bot may think
-GAMES_BOT_STRATEGY = os.environ.get("GAMES_BOT_STRATEGY", "")  # dotted path of decide(); tests only
-# Periodic work in the workers (games/tasks.py): every interval is multiplied by this (tests
-# of real workers shorten them).
-GAMES_PERIODIC_SCALE = float(os.environ.get("GAMES_PERIODIC_SCALE", "1"))
-GAMES_DELIVERY_CHECK = float(os.environ.get("GAMES_DELIVERY_CHECK", "1"))  # s between delivery checks
-# Presence (docs/PROTOCOL.md, "Absence"): each web process refreshes its sockets' rows this
-# often, and the workers remove rows that went this long without it.
-GAMES_PRESENCE_HEARTBEAT = float(os.environ.get("GAMES_PRESENCE_HEARTBEAT", "15"))
-GAMES_PRESENCE_STALE_AFTER = float(os.environ.get("GAMES_PRESENCE_STALE_AFTER", "45"))
-GAMES_WS_FLOOD_LIMIT = int(os.environ.get("GAMES_WS_FLOOD_LIMIT", "40"))  # messages per 2 s on one socket; 3x closes it (4008)
-GAMES_CHAT_LIMIT = 5  # chat lines per 10 seconds
-# Match analysis (docs/ANALYSIS.md): every finished match is analysed by the workers at this
-# depth (GNU Backgammon plies, 0-3); GAMES_ANALYSIS_AUTO=0 turns the automatic analysis off.
-GAMES_ANALYSIS_DEPTH = int(os.environ.get("GAMES_ANALYSIS_DEPTH", "2"))
-GAMES_ANALYSIS_AUTO = env_bool("GAMES_ANALYSIS_AUTO", True)
+# The site's own settings (GAMES_*: limits, delays, the analysis depth...) are read by
+# games/conf.py, from Django's settings or the environment, each with its default there.

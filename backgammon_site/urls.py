@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from games import accounts
+from games.views import accounts
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -37,7 +37,7 @@ from games.analysis import sage_eval  # noqa: E402
 from games.analysis.context import cube_available, cube_context  # noqa: E402
 from games.interchange.gnubg_run import gnubg_read  # noqa: E402
 from games.interchange.mat_write import write_mat  # noqa: E402
-from games.replay import replay_steps  # noqa: E402
+from games.engine.replay import replay_steps  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "fixtures" / "analysis_match.json"
 

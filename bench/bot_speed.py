@@ -39,7 +39,8 @@ def pct(values, q):
 def time_level(level: str, states: list) -> tuple:
     from dataclasses import replace
 
-    from games.bots import get_bot, sage
+    from games.bots import get_bot
+    from games.analysis import sage
 
     bot = get_bot(level)
     sage._equity_table.cache_clear()
@@ -103,7 +104,7 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args(argv)
     os.environ["BOTS_SAGE_THREADS"] = str(args.threads)
-    from games.bots import sage
+    from games.analysis import sage
 
     states = sample_positions(args.positions, args.seed)
     print(f"bgsage available: {sage.available()}; bgsage threads: {args.threads or 'all'}; cores: {os.cpu_count()}")

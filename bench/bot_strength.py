@@ -101,7 +101,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     caps = dict(item.split("=") for item in args.cap.split(",") if item)
     os.environ.setdefault("BOTS_SAGE_THREADS", "1")  # one bgsage thread per worker process
-    from games.bots import sage
+    from games.analysis import sage
 
     print(f"bgsage available: {sage.available()}; workers: {args.workers}; cubeless money; mirrored dice")
     print(f"{'level':<13} {'games':>6} {'ppg':>8} {'± SE':>7} {'win%':>6} {'ms/dec':>8} {'wall s':>7}")

@@ -6,7 +6,7 @@
 
 Plays ``--moves`` moves over ``--games`` money sessions through ``services.game_act``, as a
 socket's move does (the lock, the engine, the server's roll, the commit and the frames each
-viewer is sent, ``games.realtime.messages``), and prints the CPU time per move
+viewer is sent, ``games.realtime.bridge.messages``), and prints the CPU time per move
 (``time.process_time``: this process only) for ``--rounds`` rounds. No sockets, no channel
 layer: ``bench/ws_bench.py`` measures the whole web process; this isolates the part of a
 move's cost that the code of the services decides, with less noise from one run to the next,
@@ -70,7 +70,8 @@ def measure(args) -> int:
     django.setup()
     from django.core.management import call_command
 
-    from games import events, realtime, services, tasks
+    from games import events, services, tasks
+    from games.realtime import bridge as realtime
     from games.dice import ScriptedDice
     from games.engine import MOVE
     from games.models import Game

@@ -15,11 +15,12 @@ from django.contrib.auth.models import Group
 from django.http import HttpResponseBadRequest
 from django.utils.html import format_html
 
-from games import selectors, services
+from games.selectors import games as selectors
+from games import services
 from games.engine.errors import EngineError
 from games.errors import ServiceError
 from games.models import ChatMessage, Game, GameEvent, Match, Player
-from games.redact import is_secret_lookup
+from games.selectors.redact import is_secret_lookup
 
 User = get_user_model()
 
@@ -31,7 +32,7 @@ PLAYER_STATS = ("display_name", "rating", "experience", "games_played", "games_w
 
 
 class NoSecretsMixin:
-    """No lookup, filter, search or ordering on a secret field (``games.redact``: a running
+    """No lookup, filter, search or ordering on a secret field (``games.selectors.redact``: a running
     game's dice seed, key and password hashes), on this model or through a relation. A
     changelist asked for one answers 400 ``secret_field`` before any query runs, the same
     answer whatever the value, so it cannot be used as an oracle."""

@@ -8,7 +8,7 @@ class GamesConfig(AppConfig):
     def ready(self):
         from games import signals, tasks
         from games.events import add_listener
-        from games.realtime import broadcast
+        from games.realtime.bridge import broadcast
 
         signals.connect()
         add_listener(broadcast)  # committed batches go to the channel layer

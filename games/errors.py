@@ -8,7 +8,7 @@ consumers answer every refusal the same way.
 
 from __future__ import annotations
 
-from games.engine.errors import EngineError, IllegalAction, IllegalPlay
+from games.engine.errors import EngineError, IllegalAction, IllegalPlay, InvalidPlay
 
 
 class ServiceError(ValueError):
@@ -54,9 +54,9 @@ def http_status(exc: Exception) -> int:
     """The HTTP status for a refused action."""
     if isinstance(exc, ServiceError):
         return exc.status
-    if isinstance(exc, IllegalPlay):
-        return 400 if exc.code in {"bad_step", "bad_play", "bad_dice"} else 422
-    if isinstance(exc, IllegalAction):
+    if isinstance(exc, InvalidPlay):
+        return 400  # not a play at all (syntax)
+    if isinstance(exc, (IllegalAction, IllegalPlay)):
         return 409 if exc.code in _CONFLICT_CODES else 422
     if isinstance(exc, EngineError):
         return 400

@@ -9,7 +9,7 @@ filters an envelope for a viewer. Catch-up after a reconnect or a lost message b
 same envelopes from the stored rows (:func:`envelope`), so live and replayed events are
 one shape.
 
-Listeners (registered in ``GamesConfig.ready``): ``games.realtime`` sends batches to the
+Listeners (registered in ``GamesConfig.ready``): ``games.realtime.bridge`` sends batches to the
 channel layer; ``games.tasks`` schedules house-bot turns and clock deadlines.
 """
 

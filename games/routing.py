@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from games import chouette_consumers, consumers
-from games.bench_echo import bench_urlpatterns
+from games.consumers import chouette as chouette_consumers, game as consumers
+from games.consumers.echo import bench_urlpatterns
 
 websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", consumers.GameConsumer.as_asgi()),

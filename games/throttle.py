@@ -17,8 +17,8 @@ import hashlib
 import math
 import time
 
-from django.conf import settings
 from django.core.cache import cache
+from games import conf
 
 
 def _key(name: str, window: float, at: float) -> str:
@@ -66,8 +66,8 @@ def client_address(request) -> str:
 
 
 def login_limits() -> tuple:
-    return (getattr(settings, "GAMES_LOGIN_LIMIT", 10), getattr(settings, "GAMES_LOGIN_IP_LIMIT", 50),
-            float(getattr(settings, "GAMES_LOGIN_WINDOW", 900)))
+    return (conf.value("GAMES_LOGIN_LIMIT"), conf.value("GAMES_LOGIN_IP_LIMIT"),
+            float(conf.value("GAMES_LOGIN_WINDOW")))
 
 
 def login_names(request, username) -> tuple:
@@ -90,8 +90,8 @@ def login_failed(request, username) -> None:
 
 def signup_hit(request) -> int | None:
     """Count a sign-up attempt from this address; the seconds to wait once over the limit."""
-    return hit(f"signup-ip:{client_address(request)}", getattr(settings, "GAMES_SIGNUP_LIMIT", 10),
-               float(getattr(settings, "GAMES_SIGNUP_WINDOW", 3600)))
+    return hit(f"signup-ip:{client_address(request)}", conf.value("GAMES_SIGNUP_LIMIT"),
+               float(conf.value("GAMES_SIGNUP_WINDOW")))
 
 
 __all__ = ["count", "hit", "blocked", "client_address", "login_blocked", "login_failed", "signup_hit"]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import analysis_views, chouette_pages, views
+from games.views import analysis as analysis_views, chouettes as chouette_pages, pages as views
 
 urlpatterns = [
     path("", views.home, name="home"),

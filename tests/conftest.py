@@ -33,15 +33,15 @@ def _in_process_layer_and_tasks():
     from django.conf import settings
     from huey.contrib.djhuey import HUEY
 
-    from games.layers import FanoutLayer
+    from games.realtime.layer import FanoutLayer
 
     channel_layers.set("default", FanoutLayer())
     previous = HUEY.immediate
     HUEY.immediate = True
-    auto, settings.GAMES_ANALYSIS_AUTO = settings.GAMES_ANALYSIS_AUTO, False
+    settings.GAMES_ANALYSIS_AUTO = False
     yield
     HUEY.immediate = previous
-    settings.GAMES_ANALYSIS_AUTO = auto
+    del settings.GAMES_ANALYSIS_AUTO
 
 
 @pytest.fixture(autouse=True)

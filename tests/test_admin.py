@@ -5,7 +5,8 @@ import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from games import selectors, services
+from games.selectors import games as selectors
+from games import services
 from games.engine.gnubgid import match_from_id
 from games.models import ChatMessage, Game, GameEvent, Match, Player
 

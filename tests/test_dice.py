@@ -1,4 +1,4 @@
-"""Tests for games.dice (provably fair dice) and games.dice_stats (chi-square).
+"""Tests for games.dice (provably fair dice) and games.selectors.dice_stats (chi-square).
 
 Plain pytest: no database, no Django settings needed.  Every statistical test
 uses a FIXED seed, so results are deterministic and cannot flake.
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import games.dice as dice_module
-import games.dice_stats as stats_module
+import games.selectors.dice_stats as stats_module
 from games.dice import (
     ScriptedDice,
     ScriptedDiceError,
@@ -29,7 +29,7 @@ from games.dice import (
     roll_die_values,
     verify_rolls,
 )
-from games.dice_stats import OUTCOMES, battery, chi_square, chi_square_sf
+from games.selectors.dice_stats import OUTCOMES, battery, chi_square, chi_square_sf
 
 EXAMPLE_SEED = bytes(range(32)).hex()
 FIXED_SEED = hashlib.sha256(b"backgammon dice battery, fair").hexdigest()

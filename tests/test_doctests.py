@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["games.actions", "games.jsonsafe", "games.text", "games.engine", "games.engine.game", "games.engine.moves"]
+MODULES = ["games.engine.actions", "games.jsonsafe", "games.text", "games.engine", "games.engine.game", "games.engine.moves"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,4 +1,4 @@
-"""The .mat export (games.export) and its import by GNU Backgammon.
+"""The .mat export (games.selectors.export) and its import by GNU Backgammon.
 
 ``play_match`` plays a whole 3-point match through the services with a fixed
 dice seed, so every run plays the same games: game 1 ends with a double and a
@@ -13,7 +13,7 @@ import pytest
 from games import services
 from games.dice import ScriptedDice, SeededDice
 from games.engine import TURN
-from games.export import COLUMN, game_position_ids, match_to_mat
+from games.selectors.export import COLUMN, game_position_ids, match_to_mat
 from games.models import Game, Match
 from tests.support import require_gnubg
 

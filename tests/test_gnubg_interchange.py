@@ -17,7 +17,7 @@ import pytest
 from games import services
 from games.dice import SeededDice
 from games.engine import CUBE_OFFERED, MOVE, RESIGN_OFFERED, TURN
-from games.export import NotExportable, game_position_ids, match_to_mat
+from games.selectors.export import NotExportable, game_position_ids, match_to_mat
 from games.interchange.gnubg_run import gnubg_read
 from games.interchange.mat_read import import_mat
 from games.models import Game, GameEvent, Match

@@ -106,14 +106,14 @@ def test_allowed_hosts_and_csrf_origins_from_env():
 
 def test_the_embedded_layer_by_default_with_a_bus_beside_the_database(tmp_path):
     layers = print_setting("settings.CHANNEL_LAYERS", SQLITE_PATH=str(tmp_path / "db.sqlite3"))
-    assert layers["default"]["BACKEND"] == "games.layers.FanoutLayer"
+    assert layers["default"]["BACKEND"] == "games.realtime.layer.FanoutLayer"
     assert layers["default"]["CONFIG"]["bus"] == f"unix:{tmp_path / 'db.sqlite3'}.bus"
     assert layers["default"]["CONFIG"]["capacity"] > 100
 
 
 def test_redis_url_switches_the_bus_and_the_task_queue():
     layers, huey = print_setting("[settings.CHANNEL_LAYERS, settings.HUEY]", REDIS_URL="redis://127.0.0.1:6379/3")
-    assert layers["default"]["BACKEND"] == "games.layers.FanoutLayer"
+    assert layers["default"]["BACKEND"] == "games.realtime.layer.FanoutLayer"
     assert layers["default"]["CONFIG"]["bus"] == "redis://127.0.0.1:6379/3"
     assert huey["huey_class"] == "huey.PriorityRedisHuey" and huey["connection"]["url"] == "redis://127.0.0.1:6379/3"
     assert print_setting("settings.HUEY['huey_class']") == "huey.SqliteHuey"
@@ -144,7 +144,7 @@ def test_database_url_switches_to_postgres():
 def test_sockets_database_calls_run_in_the_loop_on_a_sqlite_file_only(tmp_path):
     """What a real process decides (games/dbcall.py): in the loop on a SQLite file, not on
     PostgreSQL, nor when turned off."""
-    expr = "__import__('games.dbcall', fromlist=['in_loop']).in_loop()"
+    expr = "__import__('games.db.calls', fromlist=['in_loop']).in_loop()"
     assert print_setting(expr, SQLITE_PATH=str(tmp_path / "db.sqlite3")) is True
     assert print_setting(expr, SQLITE_PATH=str(tmp_path / "db.sqlite3"), GAMES_DB_IN_LOOP="0") is False
     assert print_setting(expr, DATABASE_URL="postgres://someone:pw@db.invalid:5432/backgammon") is False
@@ -152,7 +152,7 @@ def test_sockets_database_calls_run_in_the_loop_on_a_sqlite_file_only(tmp_path):
 
 def test_sockets_database_calls_have_a_thread_of_their_own_on_postgresql_only(tmp_path):
     """PostgreSQL: GAMES_DB_THREADS threads of the process's own (2 by default); SQLite: none."""
-    expr = "__import__('games.dbcall', fromlist=['threads']).threads()"
+    expr = "__import__('games.db.calls', fromlist=['threads']).threads()"
     pg = "postgres://someone:pw@db.invalid:5432/backgammon"
     assert print_setting(expr, DATABASE_URL=pg) == 2
     assert print_setting(expr, DATABASE_URL=pg, GAMES_DB_THREADS="3") == 3

@@ -1,4 +1,4 @@
-"""Dice verification of finished games (games.verify), the verify_dice command,
+"""Dice verification of finished games (games.selectors.verify), the verify_dice command,
 and the HTTP endpoints for verification and the .mat export."""
 from io import StringIO
 
@@ -9,7 +9,7 @@ from django.test import Client
 from games import services
 from games.errors import Conflict
 from games.models import Game, GameEvent
-from games.verify import verify_game
+from games.selectors.verify import verify_game
 from tests.test_export import play_match
 
 
@@ -135,7 +135,7 @@ def test_verify_endpoint_refuses_a_game_in_progress(db):
 
 @pytest.mark.django_db
 def test_export_endpoint(fair_match):
-    from games.export import match_to_mat
+    from games.selectors.export import match_to_mat
 
     response = Client().get(f"/matches/{fair_match.pk}/export.mat")
     assert response.status_code == 200

@@ -19,7 +19,7 @@ from typing import Callable
 from games.engine.errors import EngineError
 from games.engine.gnubgid import state_ids
 from games.engine.notation import format_play
-from games.replay import replay_steps
+from games.engine.replay import replay_steps
 
 from games.analysis.context import cube_available, cube_context
 from games.analysis.errors import AnalysisError
@@ -184,7 +184,7 @@ class _GameAnalyser:
     # -- the walk ------------------------------------------------------------------------------
     def _steps(self):
         """``(index, version, kind, data, before, after)`` for each event, replayed by
-        :func:`games.replay.replay_steps`; an event that does not replay is ``bad_events``."""
+        :func:`games.engine.replay.replay_steps`; an event that does not replay is ``bad_events``."""
         steps = replay_steps([{"type": kind, "payload": data} for _i, _v, kind, data in self.events])
         before = None
         for index, version, kind, data in self.events:

@@ -2,7 +2,7 @@
 
 Plies are counted like GNU Backgammon (0-ply = the raw network, 1-ply = one roll of
 look-ahead...); bgsage names the same depths ``"1ply"``, ``"2ply"``... (see
-``games.bots.sage``, whose board conversion this module reuses).
+``games.analysis.sage``, whose board conversion this module reuses).
 
 All equities are **cubeful**, seen by the player on roll, **normalised to a 1-cube**:
 money equity per unit of the cube in a money session, and in match play the
@@ -31,7 +31,7 @@ import os
 import threading
 from dataclasses import dataclass
 
-from games.bots.sage import board_for, sage_module
+from games.analysis.sage import board_for, sage_module
 
 from games.analysis.context import CubeContext
 from games.analysis.errors import AnalysisError

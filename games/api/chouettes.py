@@ -1,6 +1,6 @@
 """The bot API's chouette endpoints (docs/BOT_API.md, "Chouettes"): list, open, join, start,
 read the chouette view (long-polled with ``wait``/``since``), act. Thin: the services
-decide, ``games.chouette_view`` reads."""
+decide, ``games.selectors.chouettes`` reads."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from channels.layers import get_channel_layer
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from games import actions, chouette_view, services
+from games.engine import actions
+from games import services
+from games.selectors import chouettes as chouette_view
 from games.events import chouette_group
 from games.models import Chouette, ChouetteSeat
 from games.api import auth, longpoll

@@ -13,7 +13,7 @@ match's (or the chouette's) batches to, and reads the version from the database
   delivers at most once and can drop a message (a Redis restart): a lost message costs at
   most that long.
 
-The view answered is read afresh in one consistent read (``games.api.view``).
+The view answered is read afresh in one consistent read (``games.api.agent_view``).
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from __future__ import annotations
 import asyncio
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
+from games import conf
 
 
 def recheck_every() -> float:
     """Seconds between two database reads of a waiting poll (docs/BOT_API.md)."""
-    return float(getattr(settings, "GAMES_LONG_POLL_RECHECK", 1.0))
+    return float(conf.value("GAMES_LONG_POLL_RECHECK"))
 
 
 async def wait_past(layer, group: str, version_now, since: int, wait: float) -> int:

@@ -4,17 +4,9 @@ from __future__ import annotations
 
 from copy import deepcopy
 
-
-def _ref(name):
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def _json(schema, description="OK"):
-    return {"description": description, "content": {"application/json": {"schema": schema}}}
-
-
-ERR = _json(_ref("Error"), "Refused: see the error code")
-AUTH = [{"bearer": []}]
+from games.api import openapi_chouette
+from games.api.schema import AUTH, ERR, json_body as _json, ref as _ref
+from games.engine.actions import api_names
 MATCH_ID = {"name": "matchId", "in": "path", "required": True, "schema": {"type": "integer"}}
 COMMON_ERRORS = {"401": ERR, "429": ERR}
 
@@ -80,8 +72,7 @@ ACTION = {
     "type": "object",
     "required": ["type"],
     "properties": {
-        "type": {"type": "string", "enum": ["move", "roll", "double", "take", "drop", "beaver", "raccoon",
-                                            "resign", "accept", "reject"]},
+        "type": {"type": "string", "enum": api_names()},
         "moves": {"type": "array", "items": STEP, "description": "For 'move' only; [] passes."},
         "version": {"type": "integer", "description": "Optional: refused with 409 stale_version if the "
                                                       "match's version is no longer this one."},
@@ -193,7 +184,6 @@ def openapi(base_url: str | None = None) -> dict:
     return spec
 
 
-from games.api import openapi_chouette  # noqa: E402  (it reads the helpers above)
 
 SPEC["components"]["schemas"].update(openapi_chouette.SCHEMAS)
 SPEC["paths"].update(openapi_chouette.PATHS)

@@ -1,10 +1,10 @@
-"""The chouette part of the OpenAPI document (merged into ``games.api.openapi.SPEC`` by that
-module, which imports this one at its end)."""
+"""The chouette part of the OpenAPI document (merged into ``games.api.openapi.SPEC``)."""
 
 from __future__ import annotations
 
-from games.actions import CHOUETTE_ACTIONS
-from games.api.openapi import AUTH, ERR, _json, _ref  # imported at the end of games.api.openapi
+from games.api.schema import AUTH, ERR, json_body as _json, ref as _ref
+from games.engine.actions import CHOUETTE_ACTIONS
+from games.engine.chouette import PHASES
 CHOUETTE_ID = {"name": "chouetteId", "in": "path", "required": True, "schema": {"type": "integer"}}
 COMMON = {"401": ERR, "404": ERR, "429": ERR}
 
@@ -32,8 +32,7 @@ CHOUETTE_VIEW = {
             "id": {"type": "integer"}, "number": {"type": "integer"}, "box": {"type": "integer"},
             "team": {"type": "array", "items": {"type": "integer"}}, "captain": {"type": "integer"},
             "cubes": {"type": "array", "items": CUBE}, "position": {"type": "object"},
-            "phase": {"type": "string", "enum": ["opening", "cube_window", "answers", "buy", "last_member",
-                                                 "roll", "move", "over"]},
+            "phase": {"type": "string", "enum": list(PHASES)},
             "dice": {"type": "array", "items": {"type": "integer"}, "nullable": True},
             "pending": {"type": "array", "items": {"type": "object"}},
             "offers": {"type": "array", "items": {"type": "object"}},

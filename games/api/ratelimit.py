@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import time
 
-from django.conf import settings
 
 from games import throttle
 from games.api.errors import ApiError
+from games import conf
 
 
 def now() -> float:
@@ -22,8 +22,8 @@ def now() -> float:
 
 def check(key: str) -> None:
     """Count one request for ``key``; raise a 429 :class:`ApiError` once over the limit."""
-    limit = getattr(settings, "GAMES_API_RATE_LIMIT", 20)
-    window = float(getattr(settings, "GAMES_API_RATE_WINDOW", 1.0))
+    limit = conf.value("GAMES_API_RATE_LIMIT")
+    window = float(conf.value("GAMES_API_RATE_WINDOW"))
     if not limit:
         return
     retry = throttle.hit(f"api:{key}", limit, window, now=now())

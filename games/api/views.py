@@ -15,15 +15,17 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
-from games import actions, services, throttle
-from games.dbcall import release_connections
+from games.engine import actions
+from games import services, throttle
+from games.bots.levels import LEVELS, house_bot_name
+from games.db.calls import release_connections
 from games.events import match_group
 from games.jsonsafe import BadInput, parse
 from games.models import Match
 from games.api import auth, guide, longpoll, ratelimit
 from games.api.errors import REFUSALS, ApiError, error_response, response_for
 from games.api.openapi import openapi
-from games.api.view import agent_view, current, game_version_for, load_match, match_summary, seat
+from games.api.agent_view import agent_view, current, game_version_for, load_match, match_summary, seat
 
 MAX_BODY = 16 * 1024
 MAX_WAIT = 30
@@ -105,13 +107,8 @@ def me(request):
 @api("GET")
 def levels(request):
     """``GET /api/bots``: the house-bot levels (for the queue's ``opponent``), weakest first."""
-    from games import bots
-
-    out = []
-    for level in bots.LEVELS:
-        name = getattr(level, "name", level)
-        out.append({"level": name, "description": getattr(level, "description", ""),
-                    "name": services.agents.house_bot_name(name)})
+    out = [{"level": level.name, "description": level.description, "name": house_bot_name(level.name)}
+           for level in LEVELS]
     return JsonResponse({"levels": out})
 
 
@@ -275,7 +272,7 @@ def match_analysis(request, match_id):
     """``GET /api/matches/<id>/analysis``: the analysis of one of your own finished matches (the
     JSON of ``/matches/<id>/analysis.json``, docs/ANALYSIS.md); ``POST {"depth": 0-3}`` asks for it
     at another depth."""
-    from games import analysis_reads  # noqa: PLC0415
+    from games.selectors import analysis as analysis_reads  # noqa: PLC0415
 
     player = auth.agent_player(request)
     match = load_match(match_id, player)

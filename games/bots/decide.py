@@ -7,14 +7,7 @@ It acts for the state's actor (the colour expected to act next).
 
 from __future__ import annotations
 
-from games.engine import (
-    CUBE_OFFERED,
-    MOVE,
-    RESIGN_OFFERED,
-    TURN,
-    GameState,
-    MatchState,
-)
+from games.engine import CUBE_OFFERED, MOVE, RESIGN_OFFERED, TURN, GameState, MatchState
 
 from games.bots.strategy import get_bot
 

@@ -67,3 +67,35 @@ def get_level(name) -> Level:
         return LEVELS_BY_NAME[name]
     except KeyError:
         raise ValueError(f"Unknown bot level {name!r}: use one of {', '.join(LEVELS_BY_NAME)}") from None
+
+
+# -- how the site shows the levels (the one module outside bots/ may import) ----------------
+
+
+def level_names() -> list:
+    """The house-bot levels' names, weakest first."""
+    return [level.name for level in LEVELS]
+
+
+# What a player reads about each level in the lobby: roughly how strong, how fast.
+LEVEL_BLURBS = {
+    "random": "Moves at random: for learning the controls. Instant.",
+    "beginner": "Knows the basics but blunders often. Instant.",
+    "casual": "A club newcomer: sound ideas, frequent errors. Under a second a move.",
+    "intermediate": "A decent club player with the odd mistake. Under a second a move.",
+    "advanced": "A strong club player: rare, small errors. Under a second a move.",
+    "expert": "Plays like a top human (1-ply neural net). About a second a move.",
+    "world_class": "Near the best programs (2-ply neural net). Several seconds a move.",
+}
+
+
+def level_choices() -> list:
+    """The levels as the lobby offers them: ``[{"name", "label", "about", "default"}]``."""
+    return [{"name": level.name, "label": level.name.replace("_", " ").capitalize(),
+             "about": LEVEL_BLURBS.get(level.name, level.description), "default": level.name == DEFAULT_LEVEL}
+            for level in LEVELS]
+
+
+def house_bot_name(level: str) -> str:
+    """The display name of the house bot at ``level`` (parentheses: agents cannot use them)."""
+    return f"{level.replace('_', ' ').capitalize()} (house bot)"[:40]

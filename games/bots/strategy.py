@@ -14,7 +14,8 @@ import numpy as np
 from games.engine import GameState, legal_plays
 from games.engine.position import other
 
-from games.bots import heuristics, pubeval, sage
+from games.bots import heuristics, pubeval
+from games.analysis import sage
 from games.bots.levels import PUBEVAL, RANDOM, SAGE, Level, get_level
 from games.bots.seeding import position_seed
 

@@ -10,7 +10,15 @@ server, a bot or a test needs to know about the rules is here.
 (7, True)
 """
 
-from games.engine.errors import EngineError, IdError, IllegalAction, IllegalPlay, InvalidPosition, NotationError
+from games.engine.errors import (
+    EngineError,
+    IdError,
+    IllegalAction,
+    IllegalPlay,
+    InvalidPlay,
+    InvalidPosition,
+    NotationError,
+)
 from games.engine.game import (
     CUBE_OFFERED,
     MOVE,
@@ -23,14 +31,24 @@ from games.engine.game import (
     GameState,
 )
 from games.engine.match import UNLIMITED, MatchRules, MatchState
-from games.engine.moves import BAR, OFF, Play, Step, apply_play, check_play, legal_move_lists, legal_plays, plays_json
+from games.engine.moves import (
+    BAR,
+    OFF,
+    Play,
+    Step,
+    apply_play,
+    check_play,
+    legal_move_lists,
+    legal_plays,
+    plays_json,
+)
 from games.engine.notation import format_play, parse_play
 from games.engine.position import BLACK, WHITE, Position, other
 from games.engine.scoring import points_for, win_kind
 from games.engine.chouette import ChouetteGame, ChouetteResult, ChouetteRules, ChouetteSession, Seating, seat
 
 __all__ = [
-    "EngineError", "IdError", "IllegalAction", "IllegalPlay", "InvalidPosition", "NotationError",
+    "EngineError", "IdError", "IllegalAction", "IllegalPlay", "InvalidPlay", "InvalidPosition", "NotationError",
     "OPENING", "TURN", "MOVE", "CUBE_OFFERED", "RESIGN_OFFERED", "OVER",
     "GameResult", "GameRules", "GameState", "UNLIMITED", "MatchRules", "MatchState",
     "BAR", "OFF", "Play", "Step", "apply_play", "check_play", "legal_move_lists", "legal_plays", "plays_json",

@@ -39,8 +39,17 @@ class InvalidPosition(EngineError):
     default_code = "invalid_position"
 
 
+class InvalidPlay(EngineError):
+    """A submitted play that is not a play at all: not a list of steps, a step that names no
+    point (syntax; python-chess's ``InvalidMoveError``). Codes ``bad_play``, ``bad_step``,
+    ``too_many_steps``."""
+
+    default_code = "bad_play"
+
+
 class IllegalPlay(EngineError):
-    """A submitted checker play is not legal for the position and dice."""
+    """A well-formed checker play that the rules refuse for the position and dice
+    (python-chess's ``IllegalMoveError``)."""
 
     default_code = "illegal_play"
 

@@ -36,15 +36,7 @@ from games.engine.errors import IllegalAction
 from games.engine.wire import from_wire, to_wire
 from games.engine.moves import Step, check_play, legal_plays
 from games.engine.position import BLACK, COLORS, WHITE, Position, other
-from games.engine.scoring import (
-    GAMMON,
-    KIND_MULTIPLIER,
-    RESIGN_LEVELS,
-    SINGLE,
-    TIE,
-    points_for,
-    win_kind,
-)
+from games.engine.scoring import GAMMON, KIND_MULTIPLIER, LEVEL_OF_KIND, RESIGN_LEVELS, SINGLE, TIE, points_for, win_kind
 
 OPENING = "opening"
 TURN = "turn"
@@ -189,7 +181,7 @@ class GameState:
     def max_resign_level(self, color: str) -> int:
         """The most ``color`` could lose now: 1 single, 2 gammon, 3 backgammon (4 double backgammon)."""
         kind = win_kind(self.position, other(color), double_backgammon=self.rules.double_backgammon)
-        return {SINGLE: 1, GAMMON: 2, "backgammon": 3, "double_backgammon": 4}[kind]
+        return LEVEL_OF_KIND[kind]
 
     # -- helpers -------------------------------------------------------------
     def _require(self, ok: bool, code: str, message: str) -> None:

@@ -74,7 +74,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from games.engine.errors import IdError
-from games.engine.position import BLACK, CHECKERS, COLORS, WHITE, Position
+from games.engine.position import BLACK, CHECKERS, COLORS, WHITE, Position, other
 
 __all__ = [
     "state_ids",
@@ -187,7 +187,7 @@ def position_id(pos: Position) -> str:
     """
     pos.validate()
     mover = pos.turn
-    opponent = BLACK if mover == WHITE else WHITE
+    opponent = other(mover)
     bits = []
     for color in (opponent, mover):
         own = pos.mover_points(color)  # index 1..24 own points, 25 the bar
@@ -228,7 +228,7 @@ def position_from_id(pid: str, turn: str) -> Position:
     if any(bits[i:]):
         raise IdError(code, "This Position ID has more checkers than its two halves can hold.")
     mover = turn
-    opponent = BLACK if mover == WHITE else WHITE
+    opponent = other(mover)
     board = [0] * 25
     bars = {}
     offs = {}
@@ -467,13 +467,13 @@ def state_ids(state, *, match_length: int = 0, score: tuple = (0, 0), rolled: tu
         turn = on_roll
         resign = 0
         if reason == "drop":
-            turn = BLACK if on_roll == WHITE else WHITE
+            turn = other(on_roll)
         elif game_state == 3:
             resign = _resigned_level(result.points, result.cube_value) if result.points else 0
             if rolled:
                 plays = legal_plays(pos, tuple(rolled))
                 if len(plays) <= 1:  # gnubg records the forced play (or the dance)
-                    pos = plays[0].result if plays else pos.with_turn(BLACK if on_roll == WHITE else WHITE)
+                    pos = plays[0].result if plays else pos.with_turn(other(on_roll))
                     on_roll = turn = pos.turn
                 else:
                     dice = tuple(sorted(rolled, reverse=True))

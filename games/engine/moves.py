@@ -17,139 +17,12 @@ distinct resulting position.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from itertools import permutations
-from typing import NamedTuple
 
-from games.engine.errors import IllegalPlay
-from games.engine.position import BLACK, WHITE, Position, other
-
-BAR = "bar"
-OFF = "off"
-
-
-class Step(NamedTuple):
-    """One checker moved by one die, absolute frame (``"bar"``/``"off"`` allowed)."""
-
-    src: object
-    dst: object
-
-    def to_dict(self) -> dict:
-        return {"from": self.src, "to": self.dst}
-
-    @classmethod
-    def from_dict(cls, data) -> "Step":
-        """Parse ``{"from": p|"bar", "to": p|"off"}``; raises :class:`IllegalPlay`."""
-        if not isinstance(data, dict) or "from" not in data or "to" not in data:
-            raise IllegalPlay("bad_step", "Each step must be an object with 'from' and 'to'.")
-        src, dst = data["from"], data["to"]
-        if not (src == BAR or (type(src) is int and 1 <= src <= 24)):
-            raise IllegalPlay("bad_step", f"'from' must be a point 1-24 or \"bar\", not {src!r}.")
-        if not (dst == OFF or (type(dst) is int and 1 <= dst <= 24)):
-            raise IllegalPlay("bad_step", f"'to' must be a point 1-24 or \"off\", not {dst!r}.")
-        return cls(src, dst)
-
-
-def _to_abs(color: str, p: int, is_src: bool):
-    """Mover-frame point (25 = bar, <= 0 = off) to the absolute frame."""
-    if p >= 25:
-        return BAR
-    if p <= 0:
-        return OFF
-    return p if color == WHITE else 25 - p
-
-
-# The wire form of a mover-frame step ``(src, dst)``, by colour: the absolute points as
-# ``to_list`` gives them (``_WIRE_POINTS[color][p]``, src 1-25, dst 0-24 with 0 off) and the
-# step's JSON text (``_WIRE_STEP[color][src][dst]``). A server sends every legal play of every
-# turn, so each step is worked out once here, not once per play.
-_WIRE_POINTS = {
-    color: ([_to_abs(color, p, True) for p in range(26)], [_to_abs(color, p, False) for p in range(26)])
-    for color in (WHITE, BLACK)
-}
-_WIRE_STEP = {
-    color: [[json.dumps({"from": srcs[s], "to": dsts[d]}, separators=(",", ":")) for d in range(26)]
-            for s in range(26)]
-    for color, (srcs, dsts) in _WIRE_POINTS.items()
-}
-
-
-def _to_mover(color: str, p, is_src: bool) -> int:
-    if p == BAR:
-        return 25
-    if p == OFF:
-        return 0
-    return p if color == WHITE else 25 - p
-
-
-class Play:
-    """A legal play: its steps (absolute frame) and, on demand, the position it reaches."""
-
-    __slots__ = ("position", "color", "_msteps", "_steps", "_own", "_hits", "_result")
-
-    def __init__(self, position: Position, color: str, mover_steps, own, hits):
-        self.position = position
-        self.color = color
-        self._msteps = mover_steps
-        self._steps = None
-        self._own = own
-        self._hits = hits
-        self._result = None
-
-    @property
-    def steps(self) -> tuple:
-        """The steps, absolute frame, one per die played."""
-        if self._steps is None:
-            color = self.color
-            self._steps = tuple(
-                Step(_to_abs(color, s, True), _to_abs(color, d, False)) for s, d, _die in self._msteps
-            )
-        return self._steps
-
-    @property
-    def dice_used(self) -> tuple:
-        return tuple(die for _s, _d, die in self._msteps)
-
-    @property
-    def result(self) -> Position:
-        """The position after the play, with the opponent on roll."""
-        if self._result is None:
-            self._result = _build_position(self.position, self.color, self._own, self._hits)
-        return self._result
-
-    def hit_points(self) -> frozenset:
-        """Absolute points where this play hits a blot."""
-        return frozenset(_to_abs(self.color, p, False) for p in range(1, 25) if self._hits >> p & 1)
-
-    def to_list(self) -> list:
-        """The steps as ``[{"from", "to"}, ...]`` (the wire form; built straight from the
-        mover's frame: the server sends every legal play of every turn)."""
-        srcs, dsts = _WIRE_POINTS[self.color]
-        return [{"from": srcs[s], "to": dsts[d]} for s, d, _die in self._msteps]
-
-    def __repr__(self) -> str:
-        return "Play(" + " ".join(f"{s.src}/{s.dst}" for s in self.steps) + ")"
-
-
-def _build_position(pos: Position, color: str, own, hits: int) -> Position:
-    board = list(pos.board)
-    nhits = bin(hits).count("1")
-    if color == WHITE:
-        for p in range(1, 25):
-            if own[p]:
-                board[p] = own[p]
-            elif board[p] > 0 or hits >> p & 1:
-                board[p] = 0
-        return Position(tuple(board), own[25], pos.black_bar + nhits, own[0], pos.black_off, BLACK)
-    for p in range(1, 25):
-        a = 25 - p
-        if own[p]:
-            board[a] = -own[p]
-        elif board[a] < 0 or hits >> p & 1:
-            board[a] = 0
-    return Position(tuple(board), pos.white_bar + nhits, own[25], pos.white_off, own[0], WHITE)
-
+from .errors import IllegalPlay, InvalidPlay
+from .play import _WIRE_STEP, BAR, OFF, Play, Step, _to_mover
+from .position import BLACK, WHITE, Position, other
 
 def _opponent_points(pos: Position, color: str) -> list:
     """Opponent checkers on each of the mover's points (index 1..24)."""
@@ -314,7 +187,7 @@ def _check_dice(dice) -> tuple:
         or len(dice) != 2
         or not all(type(d) is int and 1 <= d <= 6 for d in dice)
     ):
-        raise IllegalPlay("bad_dice", "Dice must be two integers from 1 to 6.")
+        raise InvalidPlay("bad_dice", "Dice must be two integers from 1 to 6.")
     return int(dice[0]), int(dice[1])
 
 
@@ -343,6 +216,7 @@ def plays_json(plays) -> str:
     """``plays`` in their wire form (:meth:`Play.to_list` of each) as compact JSON text,
     built from each step's text: what ``json.dumps`` would give, at a fifth of the cost.
 
+    >>> import json
     >>> from .position import Position
     >>> plays = legal_plays(Position.initial(), (6, 5))
     >>> plays_json(plays) == json.dumps([p.to_list() for p in plays], separators=(",", ":"))
@@ -438,12 +312,12 @@ def check_play(position: Position, dice, steps) -> Play:
     """
     d1, d2 = _check_dice(dice)
     if not isinstance(steps, (list, tuple)):
-        raise IllegalPlay("bad_play", "A play must be a list of steps.")
+        raise InvalidPlay("bad_play", "A play must be a list of steps.")
     if len(steps) > 4:
-        raise IllegalPlay("too_many_steps", "A play has at most four steps.")
+        raise InvalidPlay("too_many_steps", "A play has at most four steps.")
     steps = [s if isinstance(s, Step) else Step.from_dict(s) for s in steps]
     plays = legal_plays(position, (d1, d2))
-    by_key = {(tuple(p._own), p._hits): p for p in plays}
+    by_key = {p.key: p for p in plays}
     color = position.turn
     if not steps:
         if len(plays) == 1 and not plays[0].steps:
@@ -461,9 +335,7 @@ def check_play(position: Position, dice, steps) -> Play:
                 first_error = exc
             continue
         if (tuple(own), hits) in by_key:
-            play = Play(position, color, (), own, hits)
-            play._steps = tuple(ordered)
-            return play
+            return Play(position, color, (), own, hits, steps=ordered)
     if used is None:
         raise first_error
     # Every step can be played, but the play as a whole is not a legal one.

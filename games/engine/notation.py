@@ -165,7 +165,7 @@ def parse_play(position: Position, dice, text: str) -> Play:
                 raise IllegalPlay("no_blot", f"There is no blot to hit on {_name(b)}.")
     target = (tuple(own), hits)
     for play in plays:
-        if (tuple(play._own), play._hits) == target:
+        if play.key == target:
             return play
     raise IllegalPlay("illegal_play", f"{text.strip()} is not a legal play with {dice[0]}-{dice[1]}.")
 

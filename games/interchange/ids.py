@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.engine.gnubgid import state_ids
-from games.replay import replay_steps
+from games.engine.replay import replay_steps
 
 __all__ = ["events_position_ids"]
 

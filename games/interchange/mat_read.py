@@ -50,9 +50,10 @@ from dataclasses import dataclass, field
 from games.engine import MOVE, OPENING, MatchRules, MatchState
 from games.engine.errors import EngineError
 from games.engine.notation import parse_play
-from games.engine.position import BLACK, WHITE
+from games.engine.position import BLACK, WHITE, other
 
 from games.interchange.record import GameRecorder
+from games.engine import other
 
 __all__ = ["MatImportError", "Cell", "ParsedGame", "ParsedMatch", "ImportedMatch", "parse_mat", "import_mat"]
 
@@ -370,7 +371,7 @@ def _normalise_play(text: str) -> str:
 
 def _resign(rec: GameRecorder, cell: Cell, winner: str) -> None:
     state = rec.state
-    loser = BLACK if winner == WHITE else WHITE
+    loser = other(winner)
     for level in (1, 2, 3):
         try:
             trial = state.offer_resignation(loser, level).accept_resignation(winner)

@@ -1,7 +1,7 @@
 """Write a match as a Jellyfish ``.mat`` file that GNU Backgammon 1.07 reads back exactly.
 
 Pure: takes the games' event lists (``{"type", "payload"}`` as stored in
-``GameEvent``), no Django. ``games.export.match_to_mat`` feeds it from the database.
+``GameEvent``), no Django. ``games.selectors.export.match_to_mat`` feeds it from the database.
 
 The layout follows gnubg's own exporter (``ExportGameJF``)::
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 from games.engine import OPENING, TURN, GameState, MatchState
 from games.engine.notation import format_play
 from games.engine.position import other
+from games.engine.scoring import LEVEL_OF_KIND
 
 __all__ = ["GameRecorder", "end_payload"]
 
@@ -163,7 +164,7 @@ class GameRecorder:
     def resign(self, color: str) -> None:
         """A plain resign: concede at the most the position could lose."""
         self.state = self.state.resign(color)
-        level = {"single": 1, "gammon": 2, "backgammon": 3, "double_backgammon": 4}[self.state.result.kind]
+        level = LEVEL_OF_KIND[self.state.result.kind]
         self._append("resign", {"color": color, "level": level})
 
     def forfeit(self, color: str, reason: str = "forfeit") -> None:

@@ -7,7 +7,7 @@ locked (the lock order is in ``services.lifecycle``), raises a typed error
 events only after commit (``games.events``).
 
 Every player action in a game goes through :func:`game_act` (``action`` is a name from
-``games.actions``); ``game_move``, ``game_roll``... are the same call with the name filled in.
+``games.engine.actions``); ``game_move``, ``game_roll``... are the same call with the name filled in.
 """
 
 from games.services.agents import (
@@ -42,20 +42,25 @@ from games.services.matches import match_abort, match_create, match_join, match_
 from games.services.guests import guest_claim, guest_create, guest_join
 from games.services.moderation import player_end_matches, player_set_suspended
 from games.services.players import player_for_user, player_register
-from games.services.preferences import player_update_settings, settings_for
+from games.services.preferences import player_update_settings
 from games.services.social import (
     chat_post,
-    chat_recent,
     match_claim,
     match_rematch,
-    presence_dict,
     presence_heartbeat,
     presence_join,
     presence_leave,
 )
-from games.services.sweeps import bots_waiting, close_abandoned, expire_clock, expire_clocks, sweep, sweep_presence
+from games.services.sweeps import (
+    bots_waiting,
+    close_abandoned,
+    expire_clock,
+    expire_clocks,
+    sweep,
+    sweep_presence,
+)
 
-globals().update(_NAMED)  # game_roll, game_move, game_double, ... (one per action of games.actions)
+globals().update(_NAMED)  # game_roll, game_move, game_double, ... (one per action of games.engine.actions)
 
 __all__ = [
     "agent_register", "house_bot", "house_bot_level", "match_vs_bot", "queue_expire", "queue_join",
@@ -68,8 +73,8 @@ __all__ = [
     "game_act", "game_abort", *_NAMED,
     "match_abort", "match_create", "match_join", "match_leave",
     "player_for_user", "player_register", "player_set_suspended", "player_end_matches",
-    "player_update_settings", "settings_for", "guest_claim", "guest_create", "guest_join",
-    "chat_post", "chat_recent", "match_claim", "match_rematch", "presence_dict", "presence_heartbeat",
+    "player_update_settings", "guest_claim", "guest_create", "guest_join",
+    "chat_post", "match_claim", "match_rematch", "presence_heartbeat",
     "presence_join", "presence_leave",
     "bots_waiting", "close_abandoned", "expire_clock", "expire_clocks", "sweep", "sweep_presence",
 ]

@@ -22,16 +22,17 @@ import re
 import secrets
 from datetime import timedelta
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games.bots.levels import house_bot_name, level_names
 from games.errors import BadRequest, Conflict, Forbidden
 from games.text import clean_text
 from games.models import Agent, HouseBot, Match, Player, QueueEntry
 from games.services.matches import match_create, match_join
 from games.services.players import player_register, require_active
+from games import conf
 
 GAMES = ("backgammon",)
 MAX_QUEUE_LENGTH = 25
@@ -85,44 +86,11 @@ def agent_register(*, name, description=None) -> tuple:
 # -- house bots ------------------------------------------------------------------------------
 
 
-def level_names() -> list:
-    """The house-bot levels, weakest first (``games.bots.LEVELS``: names or Level objects)."""
-    from games import bots
-
-    return [getattr(level, "name", level) for level in bots.LEVELS]
-
-
-# What a player reads about each level in the lobby: roughly how strong, how fast.
-LEVEL_BLURBS = {
-    "random": "Moves at random: for learning the controls. Instant.",
-    "beginner": "Knows the basics but blunders often. Instant.",
-    "casual": "A club newcomer: sound ideas, frequent errors. Under a second a move.",
-    "intermediate": "A decent club player with the odd mistake. Under a second a move.",
-    "advanced": "A strong club player: rare, small errors. Under a second a move.",
-    "expert": "Plays like a top human (1-ply neural net). About a second a move.",
-    "world_class": "Near the best programs (2-ply neural net). Several seconds a move.",
-}
-
-
-def level_choices() -> list:
-    """The levels as the lobby offers them: ``[{"name", "label", "about", "default"}]``."""
-    from games import bots
-
-    return [{"name": level.name, "label": level.name.replace("_", " ").capitalize(),
-             "about": LEVEL_BLURBS.get(level.name, level.description), "default": level.name == bots.DEFAULT_LEVEL}
-            for level in bots.LEVELS]
-
-
 def _check_level(level) -> str:
     names = level_names()
     if not isinstance(level, str) or level not in names:
         raise BadRequest("unknown_level", f"Unknown bot level {str(level)[:40]!r}: use one of {', '.join(names)}.")
     return level
-
-
-def house_bot_name(level: str) -> str:
-    """The display name of the house bot at ``level`` (parentheses: agents cannot use them)."""
-    return f"{level.replace('_', ' ').capitalize()} (house bot)"[:40]
 
 
 def house_bot(*, level) -> Player:
@@ -155,7 +123,7 @@ def _check_length(length) -> int:
 
 def bot_match_limit() -> int:
     """How many matches against the computer one player may have running at once."""
-    return int(getattr(settings, "GAMES_MAX_BOT_MATCHES", 2))
+    return int(conf.value("GAMES_MAX_BOT_MATCHES"))
 
 
 def check_bot_match_limit(player: Player) -> None:
@@ -194,7 +162,7 @@ def match_vs_bot(*, player: Player, level, length: int = 1, **options) -> Match:
 
 
 def queue_timeout() -> timedelta:
-    return timedelta(seconds=getattr(settings, "GAMES_QUEUE_TIMEOUT", 300))
+    return timedelta(seconds=conf.value("GAMES_QUEUE_TIMEOUT"))
 
 
 def _status(entry: QueueEntry | None) -> dict:
@@ -233,8 +201,8 @@ def rating_window(waited: timedelta) -> float:
     """How far apart two ratings may be to pair: ``GAMES_SEEK_WINDOW`` points at first,
     widening by ``GAMES_SEEK_WIDEN`` points for every 10 seconds waited (so nobody waits
     forever for an exact match)."""
-    base = float(getattr(settings, "GAMES_SEEK_WINDOW", 200))
-    widen = float(getattr(settings, "GAMES_SEEK_WIDEN", 50))
+    base = float(conf.value("GAMES_SEEK_WINDOW"))
+    widen = float(conf.value("GAMES_SEEK_WIDEN"))
     return base + widen * max(0.0, waited.total_seconds()) / 10
 
 

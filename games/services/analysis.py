@@ -4,7 +4,7 @@ worker's run (``docs/ANALYSIS.md``).
 An :class:`~games.models.Analysis` is one match analysed at one depth; the work is a
 generic :class:`~games.models.Job` of kind ``analysis`` (``services.jobs``), run in the
 workers by :func:`analysis_run`, which analyses the match game by game and reports its
-progress. Every finished match is analysed at ``settings.GAMES_ANALYSIS_DEPTH``
+progress. Every finished match is analysed at ``GAMES_ANALYSIS_DEPTH``
 (:func:`analysis_after_match`, called by the match's end); its players may ask for
 another depth (:func:`analysis_request`); a failed job keeps its error and may be
 retried (:func:`analysis_retry`).
@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import time
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.models import Analysis, GameEvent, Job, Match, Player
 from games.services.jobs import job_retry, job_start
+from games import conf
 
 __all__ = ["DEPTHS", "KIND", "MatRefused", "analysis_after_match", "analysis_request", "analysis_upload",
            "analysis_retry", "analysis_run", "analysis_events"]
@@ -44,7 +44,7 @@ class MatRefused(BadRequest):
 
 
 def default_depth() -> int:
-    return int(getattr(settings, "GAMES_ANALYSIS_DEPTH", 2))
+    return int(conf.value("GAMES_ANALYSIS_DEPTH"))
 
 
 def _depth(depth) -> int:
@@ -73,8 +73,8 @@ def _create_for_match(match: Match, depth: int, by: Player | None) -> Analysis:
 
 def analysis_after_match(match: Match) -> Analysis | None:
     """The automatic analysis of a match that just finished (inside its transaction; the
-    job is queued after the commit). Off when ``settings.GAMES_ANALYSIS_AUTO`` is false."""
-    if not getattr(settings, "GAMES_ANALYSIS_AUTO", True) or match.status != Match.FINISHED:
+    job is queued after the commit). Off when ``GAMES_ANALYSIS_AUTO`` is false."""
+    if not conf.value("GAMES_ANALYSIS_AUTO") or match.status != Match.FINISHED:
         return None
     if not GameEvent.objects.filter(game__match=match, type="move").exists():
         return None  # nothing was played (left before the first move): nothing to analyse

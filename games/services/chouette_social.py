@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from games import chouette_view
+from games.selectors import chouettes as chouette_view
 from games.engine import chouette as ce
 from games.engine.moves import check_play
 from games.engine.errors import IllegalAction, IllegalPlay

@@ -7,7 +7,7 @@ first, then whatever else it writes), like matches: the rules are the pure engin
 every accepted action appends :class:`~games.models.ChouetteEvent` rows numbered by the
 chouette's ``version`` (one sequence across its games, so a socket resyncs with one
 number). The events go out after the commit as one :class:`~games.events.Batch` on the
-chouette's group, through the same listeners as a match's (``games.realtime`` to the
+chouette's group, through the same listeners as a match's (``games.realtime.bridge`` to the
 sockets, ``games.tasks`` to the workers: house-bot decisions and cube-decision deadlines).
 
 The server rolls every die: the seating, the opening and each ``roll`` (sent with no
@@ -19,12 +19,11 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import chouette_view
-from games.actions import CHOUETTE_ACTIONS, CHOUETTE_UNORDERED
+from games.selectors import chouettes as chouette_view
+from games.engine.actions import CHOUETTE_ACTIONS, CHOUETTE_UNORDERED
 from games.dice import commitment, new_server_seed
 from games.engine import chouette as ce
 from games.engine.chouette.rules import CUBE_DECISIONS, ROLL
@@ -36,6 +35,7 @@ from games.services.agents import house_bot
 from games.services.dice import dice_for
 from games.services.lifecycle import player_id_of, valid_id
 from games.services.players import require_active
+from games import conf
 
 MAX_SEATING_ROUNDS = 100
 OPTION_NAMES = ("jacoby", "beaver", "raccoon", "fullConsultation", "cubeLimit", "captainBuys",
@@ -44,7 +44,7 @@ OPTION_NAMES = ("jacoby", "beaver", "raccoon", "fullConsultation", "cubeLimit", 
 
 def absent_after() -> timedelta:
     """How long a member may be away before being dropped from the line between games."""
-    return timedelta(seconds=getattr(settings, "GAMES_CHOUETTE_ABSENT_AFTER", 120))
+    return timedelta(seconds=conf.value("GAMES_CHOUETTE_ABSENT_AFTER"))
 
 
 # -- locks and the events of one action -------------------------------------------------------
@@ -280,7 +280,7 @@ def _check_version(c: Chouette, expected) -> None:
 
 
 def chouette_act(*, chouette_id, player, action: str, expected_version=None, **fields) -> int:
-    """``player`` plays ``action`` (a name of ``games.actions.CHOUETTE_ACTIONS``) in the
+    """``player`` plays ``action`` (a name of ``games.engine.actions.CHOUETTE_ACTIONS``) in the
     current game. Returns the chouette's version after it. ``expected_version`` refuses a
     stale action, except answers and settlements (``CHOUETTE_UNORDERED``), which players
     send at the same moment."""

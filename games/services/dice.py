@@ -1,7 +1,7 @@
 """Where a game's dice come from: one injectable source.
 
 By default each game rolls :class:`games.dice.SeededDice` from its own server
-seed and counter (provably fair; see ``games.dice``). ``settings.GAMES_DICE_SOURCE``
+seed and counter (provably fair; see ``games.dice``). ``GAMES_DICE_SOURCE``
 may name another factory ``f(game) -> source`` by dotted path, and tests can
 swap the factory with :func:`use_dice`.
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from django.conf import settings
 from django.utils.module_loading import import_string
 
 from games.dice import SeededDice
+from games import conf
 
 _override = None
 
@@ -27,7 +27,7 @@ def dice_for(game):
     """The dice source for ``game`` (an object with ``roll()``, ``die()`` and ``counter``)."""
     if _override is not None:
         return _override(game)
-    path = getattr(settings, "GAMES_DICE_SOURCE", "") or "games.services.dice.seeded_dice"
+    path = conf.value("GAMES_DICE_SOURCE")
     return import_string(path)(game)
 
 

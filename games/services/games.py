@@ -2,7 +2,7 @@
 
 One transaction: lock the match (with the game and both players, in one query), check
 the seat, the game, the version and the clock, run the action's engine call (from the one
-table, ``games.actions``), roll for the next side when it has no cube choice, and write
+table, ``games.engine.actions``), roll for the next side when it has no cube choice, and write
 every event of the action in one insert (``lifecycle.Record``). A refused action raises a
 typed error with a stable code and changes nothing.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from games import clock
-from games.actions import ACTIONS, UnknownAction, lookup
+from games.engine.actions import ACTIONS, UnknownAction, lookup
 from games.errors import BadRequest, Conflict
 from games.models import Game
 from games.services.lifecycle import (
@@ -42,7 +42,7 @@ def _check_fields(name: str, fields: dict) -> None:
 
 
 def game_act(*, game_id, player, action: str, expected_version: int | None = None, **fields) -> Game:
-    """Play ``action`` (a name of ``games.actions``) for ``player`` (a Player or an id) in
+    """Play ``action`` (a name of ``games.engine.actions``) for ``player`` (a Player or an id) in
     game ``game_id``; ``fields`` are the action's own (``moves`` for a move, ``level`` for a
     resignation offer). A player whose clock has run out loses on time instead."""
     try:

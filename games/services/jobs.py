@@ -120,12 +120,3 @@ def jobs_heal(*, now=None) -> int:
                                      started_at__isnull=True).values_list("pk", flat=True)[:50]:
         _queue_on_commit(job_id)
     return healed
-
-
-def job_dict(job: Job | None) -> dict | None:
-    if job is None:
-        return None
-    return {"id": job.pk, "kind": job.kind, "status": job.status, "progress": round(job.progress, 3),
-            "message": job.message, "error": job.error or None, "attempts": job.attempts,
-            "createdAt": job.created_at.isoformat() if job.created_at else None,
-            "finishedAt": job.finished_at.isoformat() if job.finished_at else None}

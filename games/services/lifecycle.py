@@ -27,23 +27,26 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.conf import settings
 from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 
-from games import clock, serializers
+from games import clock
+from games.selectors import serializers
 from games.dice import commitment, new_server_seed
 from games.engine import OPENING, TURN, GameState
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.events import Batch, envelope, publish_on_commit
-from games.models import Game, GameEvent, HouseBot, Match, Player
-from games.prepared import PreparedRead, insert_rows, insert_rows_and_update, update_fields
+from games.models import Game, GameEvent, Match, Player
+from games.selectors.players import bot_level
+from games.db.prepared import PreparedRead, insert_rows, insert_rows_and_update, update_fields
 from games.ratings import rating_changes
 from games.services.analysis import analysis_after_match
 from games.services.dice import dice_for
 from games.services.lobby import lobby_message
 from games.services.players import require_active
+from games import conf
+from games.engine import other
 
 MAX_OPENING_ROLLS = 100  # a tie re-rolls; 100 ties in a row means the dice source is broken
 GAME_FIELDS = ["state", "version", "dice_counter", "status", "winner_color", "points", "result_kind",
@@ -82,7 +85,7 @@ def lock_game(game_id) -> tuple:
 
 PLAYERS = ("white", "black", "white__housebot", "black__housebot")  # read with the lock
 
-# The lock's queries, compiled once per connection (games.prepared: compiling them cost
+# The lock's queries, compiled once per connection (games.db.prepared: compiling them cost
 # more than running them). No ORDER BY: one row.
 def _game_with_match(pk):
     return Game.objects.select_related("match", *(f"match__{p}" for p in PLAYERS)).filter(pk=pk).order_by()[:1]
@@ -151,16 +154,6 @@ def check_version(game: Game, expected_version) -> None:
             f"The game has moved on (version {game.version}, you sent {expected_version}); "
             "refresh and try again.",
         )
-
-
-def bot_level(player) -> str | None:
-    """The level of a house bot player (from the lock query's join), else None."""
-    if player is None:
-        return None
-    try:
-        return player.housebot.level
-    except HouseBot.DoesNotExist:
-        return None
 
 
 # -- the events of one action ----------------------------------------------------------------------
@@ -239,7 +232,7 @@ def store_state(game: Game, match: Match, state: GameState) -> None:
 
 
 def roll(record: Record, game: Game, state: GameState, *, auto: bool, action) -> GameState:
-    """The side on roll rolls (``action``: the ``roll`` action of ``games.actions``)."""
+    """The side on roll rolls (``action``: the ``roll`` action of ``games.engine.actions``)."""
     source = dice_for(game)
     counter = source.counter
     dice = source.roll()
@@ -254,7 +247,7 @@ def roll(record: Record, game: Game, state: GameState, *, auto: bool, action) ->
 def auto_advance(record: Record, game: Game, state: GameState) -> GameState:
     """Roll for the side on roll when it has no cube decision to make (seed 000:
     "two dice are rolled automatically")."""
-    from games.actions import ACTIONS
+    from games.engine.actions import ACTIONS
 
     if state.phase == TURN and not state.needs_decision():
         state = roll(record, game, state, auto=True, action=ACTIONS["roll"])
@@ -311,7 +304,7 @@ def open_game(record: Record, match: Match, game: Game) -> None:
     if game.number > 1 and game.clock_started_at is not None:
         # The players look at the last game's end for GAMES_NEXT_GAME_DELAY seconds (the page
         # holds the next game back until then): the first clock of the game starts after it.
-        pause = timedelta(seconds=float(getattr(settings, "GAMES_NEXT_GAME_DELAY", 0)))
+        pause = timedelta(seconds=float(conf.value("GAMES_NEXT_GAME_DELAY")))
         game.clock_started_at += pause
         game.clock_deadline += pause
 
@@ -405,7 +398,7 @@ def forfeit_match(record: Record, match: Match, color: str, reason: str, *, game
     at its stakes, then the opponent wins a match to N points; a money session just ends.
     The caller holds the match lock."""
     game = game or current_game(match)
-    winner = None if match.length == 0 else ("black" if color == "white" else "white")
+    winner = None if match.length == 0 else (other(color))
     if game is None:  # pragma: no cover - a playing match always has a game in progress
         end_match(record, match, winner_color=winner, reason=reason)
         return

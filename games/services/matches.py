@@ -11,7 +11,16 @@ from games import clock
 from games.engine import EngineError, MatchRules
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import Match, Player
-from games.services.lifecycle import Record, abort_game, create_game, current_game, forfeit_match, lock_match, open_game, player_id_of
+from games.services.lifecycle import (
+    Record,
+    abort_game,
+    create_game,
+    current_game,
+    forfeit_match,
+    lock_match,
+    open_game,
+    player_id_of,
+)
 from games.services.players import require_active
 
 OPTION_FIELDS = ("length", "cube", "cube_limit", "crawford", "jacoby", "beaver", "raccoon", "auto_doubles",

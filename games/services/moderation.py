@@ -8,7 +8,7 @@ A suspension (an administrator's action) is one transaction that
   the usual ``forfeit`` and ``game_end`` events, which carry the reason;
 - cancels the player's open matches (no opponent yet) and removes their queue entries;
 - after commit, tells every socket of the player on those matches (``suspended`` notice),
-  which the socket answers by closing with code 4003 (``games.consumers``).
+  which the socket answers by closing with code 4003 (``games.consumers.game``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
-"""Settings that follow the player: stored on the profile (``Player.settings``), not only in
-one browser. Every page that needs them reads :func:`settings_for`; the settings page and
-the game page's options write through :func:`player_update_settings`.
+"""Changing the settings that follow the player (the names, values and defaults are in
+``games.selectors.preferences``, with :func:`~games.selectors.preferences.settings_for`).
 
 ==============  =========================================  ==========
 name            values                                     default
@@ -22,22 +21,8 @@ from django.db import transaction
 
 from games.errors import BadRequest
 from games.models import Player
+from games.selectors.preferences import CHOICES, DEFAULTS, FLAGS, settings_for
 from games.services.players import require_active
-
-CHOICES = {
-    "home": ("right", "left"),
-    "numbers": ("mine", "white"),
-    "animation": ("normal", "fast", "off"),
-    "theme": ("auto", "light", "dark"),
-}
-FLAGS = {"autoroll": False, "forced": False, "confirm": True, "sound": True}
-DEFAULTS = {**{name: values[0] for name, values in CHOICES.items()}, **FLAGS}
-
-
-def settings_for(player: Player | None) -> dict:
-    """Every setting of ``player`` (defaults where unset; all defaults for a visitor)."""
-    stored = (player.settings or {}) if player is not None else {}
-    return {name: stored.get(name, default) for name, default in DEFAULTS.items()}
 
 
 def check_settings(changes) -> dict:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -13,17 +12,17 @@ from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.events import notice_on_commit
 from games.models import ChatMessage, Connection, Game, Match
 from games.text import clean_text
-from games.services.lifecycle import Record, bot_level, forfeit_match, lock_match, player_id_of, seat_of
+from games.selectors.players import bot_level
+from games.selectors.social import absence_grace, chat_dict, presence_dict
+from games.services.lifecycle import Record, forfeit_match, lock_match, player_id_of, seat_of
 from games.services.matches import OPTION_FIELDS, match_create, match_join
 from games.services.players import require_active
-
-
-def absence_grace() -> timedelta:
-    return timedelta(seconds=getattr(settings, "GAMES_ABSENCE_GRACE", 120))
+from games import conf
+from games.engine import other
 
 
 def abandon_after() -> timedelta:
-    return timedelta(seconds=getattr(settings, "GAMES_ABANDON_AFTER", 1800))
+    return timedelta(seconds=conf.value("GAMES_ABANDON_AFTER"))
 
 
 # -- chat -----------------------------------------------------------------------------------
@@ -61,31 +60,7 @@ def chat_post(*, match_id, player, text) -> ChatMessage:
     return message
 
 
-def chat_dict(message: ChatMessage) -> dict:
-    return {"id": message.pk, "room": message.room, "name": message.name, "author": message.author_id,
-            "text": message.text, "at": message.created_at.isoformat()}
-
-
-def chat_recent(match: Match, room: str, limit: int = 50) -> list:
-    lines = ChatMessage.objects.filter(match=match, room=room).order_by("-id")[:limit]
-    return [chat_dict(m) for m in reversed(lines)]
-
-
 # -- presence --------------------------------------------------------------------------------
-
-
-def presence_dict(match: Match) -> dict:
-    """Who is connected, and how many spectators are watching. House bots are always there."""
-    roles = list(Connection.objects.filter(match=match).values_list("role", flat=True))
-
-    def seat(color):
-        if bot_level(match.player_of(color)) is not None:
-            return {"connected": True, "awaySince": None, "bot": True}
-        away = match.white_away_since if color == "white" else match.black_away_since
-        return {"connected": color in roles, "awaySince": away.isoformat() if away else None}
-
-    return {"white": seat("white"), "black": seat("black"), "spectators": roles.count("spectator"),
-            "claimAfter": int(absence_grace().total_seconds())}
 
 
 def _publish_presence(match: Match) -> dict:
@@ -152,16 +127,16 @@ def match_claim(*, match_id, player) -> Match:
         color = seat_of(match, player)
         if match.status != Match.PLAYING:
             raise Conflict("match_over", "This match is over.")
-        other = "black" if color == "white" else "white"
-        away = getattr(match, f"{other}_away_since")
-        if away is None or bot_level(match.player_of(other)) is not None:
+        absent = other(color)
+        away = getattr(match, f"{absent}_away_since")
+        if away is None or bot_level(match.player_of(absent)) is not None:
             raise Conflict("opponent_present", "Your opponent is connected.")
         waited = clock.now() - away
         if waited < absence_grace():
             left = int((absence_grace() - waited).total_seconds()) + 1
             raise Conflict("too_early", f"Your opponent may still come back: you can claim in {left} s.")
         record = Record(match)
-        forfeit_match(record, match, other, "abandoned")
+        forfeit_match(record, match, absent, "abandoned")
         record.commit()
         return match
 

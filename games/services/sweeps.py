@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Max, Q
 
@@ -15,12 +14,22 @@ from games import clock
 from games.engine import GameState
 from games.models import Connection, Game, Match
 from games.services.agents import queue_expire
-from games.services.lifecycle import Record, abort_game, bot_level, current_game, forfeit_match, lock_game, lock_match, time_out
+from games.services.lifecycle import (
+    Record,
+    abort_game,
+    bot_level,
+    current_game,
+    forfeit_match,
+    lock_game,
+    lock_match,
+    time_out,
+)
 from games.services.social import abandon_after, presence_leave
+from games import conf
 
 def presence_stale_after() -> timedelta:
     """How long a presence row may go without a heartbeat (three missed beats of its process)."""
-    return timedelta(seconds=float(getattr(settings, "GAMES_PRESENCE_STALE_AFTER", 45)))
+    return timedelta(seconds=float(conf.value("GAMES_PRESENCE_STALE_AFTER")))
 
 
 def expire_clocks(*, now=None) -> int:

@@ -3,7 +3,8 @@ re-analysis at another depth, failures with their reason and retries, visibility
 
 import pytest
 
-from games import analysis_reads, services
+from games.selectors import analysis as analysis_reads
+from games import services
 from games.errors import ServiceError
 from games.models import Analysis, Job
 from games.services import analysis as service

@@ -8,9 +8,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from games import services
 from games.errors import ServiceError
-from games.export import match_to_mat
+from games.selectors.export import match_to_mat
 from games.models import Analysis, Job
-from games.serializers import match_dict
+from games.selectors.serializers import match_dict
 
 from tests.analysis_site.conftest import finish_match, login
 

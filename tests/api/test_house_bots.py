@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 
 from games import bots, services
 from games import tasks
-from games.bots.turns import play_turn
+from games.tasks.bot_turns import play_turn
 from games.dice import ScriptedDice, SeededDice
 from games.engine import CUBE_OFFERED, MOVE, RESIGN_OFFERED, TURN
 from games.models import Game, GameEvent, Match

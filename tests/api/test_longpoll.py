@@ -13,7 +13,7 @@ from games import services
 from games.dice import ScriptedDice
 from games.api import views as api_views
 from games.events import add_listener, match_group, remove_listener
-from games.realtime import broadcast
+from games.realtime.bridge import broadcast
 from games.models import Game, Player
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]

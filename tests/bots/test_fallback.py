@@ -5,7 +5,8 @@ import sys
 
 import pytest
 
-from games.bots import LEVELS, choose_play, decide, pubeval, sage, should_double, take_decision
+from games.bots import LEVELS, choose_play, decide, pubeval, should_double, take_decision
+from games.analysis import sage
 from games.engine.moves import legal_plays
 from tests.bots.states import CRUSHING, LAST_ROLL_64, match, offered_state, resign_state, turn_state
 
@@ -20,7 +21,7 @@ def no_bgsage(monkeypatch):
 
 
 def test_import_error_logs_once_and_uses_pubeval(no_bgsage, caplog, all_cases):
-    with caplog.at_level(logging.WARNING, logger="games.bots"):
+    with caplog.at_level(logging.WARNING, logger="games.analysis.sage"):
         assert not sage.available()
         for position, dice in all_cases[::20]:
             plays = legal_plays(position, dice)
@@ -29,7 +30,7 @@ def test_import_error_logs_once_and_uses_pubeval(no_bgsage, caplog, all_cases):
             assert scores[[p.result for p in plays].index(got.result)] == scores.max()
             assert choose_play("casual", position, dice).result in {p.result for p in plays}
         assert not sage.available()
-    lines = [r for r in caplog.records if r.name == "games.bots"]
+    lines = [r for r in caplog.records if r.name == "games.analysis.sage"]
     assert len(lines) == 1 and "fall back to pubeval" in lines[0].getMessage()
 
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from games.bots import LEVELS, choose_play, get_bot, get_level, sage
+from games.bots import LEVELS, choose_play, get_bot, get_level
+from games.analysis import sage
 from games.engine import Position, format_play
 from games.engine.moves import check_play, legal_plays
 

@@ -127,9 +127,9 @@ async def test_six_players_over_sockets_with_a_double_taken_and_dropped(settings
 
 
 async def test_a_lost_event_reaches_the_sockets_through_the_delivery_check_and_the_ping():
-    from games import delivery
+    from games.realtime import delivery
     from games.events import add_listener, remove_listener
-    from games.realtime import broadcast
+    from games.realtime.bridge import broadcast
 
     humans = await _people(3)
     c, _ = await _open(humans, [6, 5, 4, 1, 3])  # the team moves first: the captain plays 3-1

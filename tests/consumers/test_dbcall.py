@@ -1,4 +1,4 @@
-"""games.dbcall: the consumers' database calls run in the event loop's own thread on a
+"""games.db.calls: the consumers' database calls run in the event loop's own thread on a
 SQLite file (issue 16), in the process's own database threads on PostgreSQL, in Channels'
 database thread otherwise; the layer's thread-safe send works from all."""
 
@@ -9,8 +9,8 @@ import pytest
 from django.core.exceptions import SynchronousOnlyOperation
 from django.db import connections
 
-from games import dbcall
-from games.layers import FanoutLayer
+from games.db import calls as dbcall
+from games.realtime.layer import FanoutLayer
 from games.models import Player
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]

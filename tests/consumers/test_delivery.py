@@ -7,12 +7,14 @@ from datetime import timedelta
 
 import pytest
 
-from games import clock, delivery, services
+from games import clock, conf, services
+from games.realtime import delivery
 from games.dice import ScriptedDice
 from games.events import add_listener, remove_listener
 from games.models import Connection, Match
-from games.realtime import broadcast
+from games.realtime.bridge import broadcast
 from tests.consumers.conftest import current, db, open_socket
+from games.selectors import social
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -131,12 +133,12 @@ async def test_presence_heals_after_a_crash_and_the_claim_works(people, settings
             seen_at=clock.now() - timedelta(minutes=5))  # the process holding it died: no heartbeat
 
     await db(crash)
-    assert (await db(services.presence_dict, await db(Match.objects.get, pk=match.pk)))["black"]["connected"]
+    assert (await db(social.presence_dict, await db(Match.objects.get, pk=match.pk)))["black"]["connected"]
     assert await db(services.sweep_presence) == 1
     fresh = await db(Match.objects.get, pk=match.pk)
     assert fresh.black_away_since is not None
-    assert not (await db(services.presence_dict, fresh))["black"]["connected"]
-    with clock.freeze(fresh.black_away_since + timedelta(seconds=settings.GAMES_ABSENCE_GRACE + 1)):
+    assert not (await db(social.presence_dict, fresh))["black"]["connected"]
+    with clock.freeze(fresh.black_away_since + timedelta(seconds=conf.value("GAMES_ABSENCE_GRACE") + 1)):
         claimed = await db(services.match_claim, match_id=match.pk, player=alice)
     assert claimed.status == Match.FINISHED and claimed.winner_id == alice.pk
 

@@ -7,7 +7,7 @@ from games import services
 from games.dice import ScriptedDice, SeededDice
 from games.engine import MOVE, TURN
 from games.models import Game, Match
-from games.replay import replay_events
+from games.engine.replay import replay_events
 
 from tests.consumers.conftest import current, db, open_socket, wait_for
 

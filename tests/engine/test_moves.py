@@ -2,16 +2,7 @@
 
 import pytest
 
-from games.engine import (
-    BLACK,
-    WHITE,
-    IllegalPlay,
-    Position,
-    Step,
-    check_play,
-    legal_move_lists,
-    legal_plays,
-)
+from games.engine import BLACK, WHITE, IllegalPlay, InvalidPlay, Position, Step, check_play, legal_move_lists, legal_plays
 
 
 def _position(points: dict, *, turn=WHITE, white_bar=0, black_bar=0, white_off=None, black_off=None):
@@ -215,14 +206,22 @@ def test_errors_name_the_step_and_reason():
     ],
 )
 def test_malformed_steps_are_refused(steps, code):
-    with pytest.raises(IllegalPlay) as err:
+    """Not a play at all: an InvalidPlay (syntax), not an IllegalPlay (rules), as python-chess
+    tells an InvalidMoveError from an IllegalMoveError."""
+    with pytest.raises(InvalidPlay) as err:
         check_play(Position.initial(), (6, 5), steps)
-    assert err.value.code == code
+    assert err.value.code == code and not isinstance(err.value, IllegalPlay)
+
+
+def test_a_well_formed_play_that_breaks_a_rule_is_illegal_not_invalid():
+    with pytest.raises(IllegalPlay) as err:
+        check_play(Position.initial(), (6, 5), [{"from": 13, "to": 2}])
+    assert err.value.code == "no_matching_die" and not isinstance(err.value, InvalidPlay)
 
 
 @pytest.mark.parametrize("dice", [(0, 3), (7, 1), (1,), "66", (1.0, 2), None])
 def test_bad_dice_are_refused(dice):
-    with pytest.raises(IllegalPlay) as err:
+    with pytest.raises(InvalidPlay) as err:
         legal_plays(Position.initial(), dice)
     assert err.value.code == "bad_dice"
 

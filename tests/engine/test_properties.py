@@ -17,16 +17,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import (
-    BLACK,
-    WHITE,
-    IllegalPlay,
-    Position,
-    check_play,
-    format_play,
-    legal_plays,
-    parse_play,
-)
+from games.engine import BLACK, WHITE, IllegalPlay, Position, check_play, format_play, legal_plays, parse_play
 from games.engine.gnubgid import position_from_id, position_id
 
 SETTINGS = settings(

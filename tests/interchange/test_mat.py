@@ -14,7 +14,7 @@ from games.engine import MatchRules
 from games.engine.moves import legal_plays
 from games.interchange.mat_read import MatImportError, import_mat, parse_mat
 from games.interchange.mat_write import NotExportable, write_mat
-from games.replay import replay_events, replay_steps
+from games.engine.replay import replay_events, replay_steps
 
 from tests.interchange.helpers import play_random_match
 

@@ -1,4 +1,4 @@
-"""Writes tests/js/fixtures/chouette.json: public chouette states (as ``games.chouette_view``
+"""Writes tests/js/fixtures/chouette.json: public chouette states (as ``games.selectors.chouettes``
 builds them, without the database) for tests/js/chouette.test.mjs.
 
     .venv/bin/python -m tests.js.record_chouette_fixture

@@ -28,7 +28,8 @@ from django.core.management import call_command  # noqa: E402
 
 call_command("migrate", verbosity=0)
 
-from games import selectors, services  # noqa: E402
+from games.selectors import games as selectors
+from games import services  # noqa: E402
 from games.dice import SeededDice  # noqa: E402
 from games.engine import MOVE, TURN  # noqa: E402
 from games.events import add_listener  # noqa: E402

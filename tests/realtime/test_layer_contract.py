@@ -1,4 +1,4 @@
-"""games.layers.FanoutLayer against the Channels layer contract (the cases Channels runs
+"""games.realtime.layer.FanoutLayer against the Channels layer contract (the cases Channels runs
 against its own in-memory layer: send/receive, capacity, process-local channels, ordering,
 groups, a full member in a group send, flush, name validation), then what ours adds: the
 bus between two layers (Unix datagrams; Redis publish/subscribe), and a fan-out whose work
@@ -10,7 +10,7 @@ import pytest
 import pytest_asyncio
 from channels.exceptions import ChannelFull
 
-from games.layers import FanoutLayer
+from games.realtime.layer import FanoutLayer
 from tests.support import require_redis
 
 pytestmark = pytest.mark.asyncio
@@ -215,7 +215,7 @@ async def test_a_group_send_touches_only_its_group_however_many_sockets_are_conn
 
 
 async def test_pending_counts_what_waits_for_a_receiver(layer):
-    """The delivery check (games.delivery) leaves a socket with messages waiting alone."""
+    """The delivery check (games.realtime.delivery) leaves a socket with messages waiting alone."""
     assert layer.pending("test-channel-1") == 0
     await layer.send("test-channel-1", {"type": "x"})
     await layer.send("test-channel-1", {"type": "y"})

@@ -160,7 +160,7 @@ import json
 from dataclasses import replace
 from games import services
 from games.engine import MOVE, WHITE, Position
-from games.serializers import game_snapshot
+from games.selectors.serializers import game_snapshot
 human = services.player_register(username="hugo", password=None)
 match = services.match_vs_bot(player=human, level="beginner", length=1)
 game = match.games.get()

@@ -86,7 +86,8 @@ def test_agents_cannot_pose_as_the_house_or_a_player(settings, no_tracebacks):
 
 @pytest.mark.django_db
 def test_house_bots_keep_their_mark():
-    from games.services.agents import house_bot, level_names
+    from games.bots.levels import level_names
+    from games.services.agents import house_bot
 
     bot = house_bot(level=level_names()[0])
     assert "(house bot)" in bot.display_name and bot.name_key == name_key(bot.display_name)

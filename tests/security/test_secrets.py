@@ -15,7 +15,7 @@ from django.views.debug import ExceptionReporter
 
 from games import services
 from games.models import Game
-from games.redact import is_secret_lookup
+from games.selectors.redact import is_secret_lookup
 from tests.security.conftest import make_player, staff_with
 
 HEX = "0123456789abcdef"

@@ -1,4 +1,4 @@
-"""Private means private: one rule (games.visibility) on every path that shows a match.
+"""Private means private: one rule (games.selectors.visibility) on every path that shows a match.
 
 A private match with spectators off, seen by an outsider (logged in or not), must answer
 404 everywhere, exactly as a match that does not exist: its waiting room, status JSON,
@@ -14,7 +14,8 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
-from games import services, visibility
+from games import services
+from games.selectors import visibility
 from games.models import Game, Match
 from tests.consumers.conftest import open_socket
 from tests.security.conftest import make_player, staff_with
@@ -140,7 +141,7 @@ def test_the_socket_refuses_outsiders_of_a_private_match(alice, bob):
 def test_the_lobby_and_the_bot_api_do_not_show_it(alice, bob, settings):
     settings.GAMES_API_RATE_LIMIT = 0
     match, _ = _private_started(alice, bob)
-    from games import selectors
+    from games.selectors import games as selectors
 
     assert match.pk not in [m.pk for m in selectors.live_matches()]
     assert match.pk not in [m.pk for m in selectors.open_matches()]

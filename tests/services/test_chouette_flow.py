@@ -13,7 +13,7 @@ from games.engine import chouette as ce
 from games.errors import BadRequest, Conflict, Forbidden
 from games.engine.errors import IllegalAction
 from games.models import Chouette, ChouetteChat, ChouetteEvent, ChouetteGame, ChouetteSeat
-from games import chouette_view
+from games.selectors import chouettes as chouette_view
 from tests.services.chouette_support import CycleDice, check_invariants, play_game_out, polite, state
 
 

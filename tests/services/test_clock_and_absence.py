@@ -9,7 +9,7 @@ from django.core.management import call_command
 from games import services
 from games.dice import ScriptedDice
 from games.models import Game, Match
-from games.selectors import game_snapshot
+from games.selectors.games import game_snapshot
 from games import clock
 
 pytestmark = pytest.mark.django_db

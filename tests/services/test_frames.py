@@ -1,14 +1,15 @@
 """Each viewer's frames: built once per batch as text, the legal plays spliced in for the
-side that must play them (games.events.frame, games.realtime.views)."""
+side that must play them (games.events.frame, games.realtime.bridge.views)."""
 
 import json
 
 import pytest
 
-from games import selectors, services
+from games.selectors import games as selectors
+from games import services
 from games.dice import ScriptedDice
 from games.events import add_listener, frame, remove_listener
-from games.realtime import ANYONE, views
+from games.realtime.bridge import ANYONE, views
 
 pytestmark = pytest.mark.django_db
 

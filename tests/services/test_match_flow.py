@@ -8,8 +8,8 @@ from games.dice import ScriptedDice
 from games.engine import MOVE, TURN, CUBE_OFFERED, GameState
 from games.models import Game, Match, Player
 from games.ratings import rating_changes
-from games.replay import replay_events
-from games.selectors import game_snapshot
+from games.engine.replay import replay_events
+from games.selectors.games import game_snapshot
 
 from tests.services.conftest import event_types
 

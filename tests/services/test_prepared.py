@@ -1,4 +1,4 @@
-"""games.prepared: SQL compiled once per connection reads and writes exactly what the ORM does.
+"""games.db.prepared: SQL compiled once per connection reads and writes exactly what the ORM does.
 
 Runs on SQLite here and on PostgreSQL in the PostgreSQL pass (tests/pg_pass.py), where the
 lock query is the FOR NO KEY UPDATE one.
@@ -9,7 +9,7 @@ from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Game, GameEvent, Match
-from games.prepared import PLACEHOLDER, PreparedRead, insert_rows, update_fields
+from games.db.prepared import PLACEHOLDER, PreparedRead, insert_rows, update_fields
 from games.services.lifecycle import PLAYERS, lock_game
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -2,7 +2,8 @@
 
 import pytest
 
-from games import selectors, services
+from games.selectors import games as selectors
+from games import services
 from games.dice import ScriptedDice
 
 pytestmark = pytest.mark.django_db

@@ -6,18 +6,19 @@ import pytest
 
 from games import services
 from games.errors import ServiceError
+from games.selectors.preferences import settings_for
 
 pytestmark = pytest.mark.django_db
 
 
 
 def test_defaults_then_changes_are_kept_on_the_profile(alice):
-    assert services.settings_for(alice) == {"home": "right", "numbers": "mine", "animation": "normal",
+    assert settings_for(alice) == {"home": "right", "numbers": "mine", "animation": "normal",
                                             "theme": "auto", "autoroll": False, "forced": False,
                                             "confirm": True, "sound": True}
     services.player_update_settings(player=alice, changes={"theme": "dark", "home": "left", "sound": False})
     alice.refresh_from_db()
-    got = services.settings_for(alice)
+    got = settings_for(alice)
     assert (got["theme"], got["home"], got["sound"], got["confirm"]) == ("dark", "left", False, True)
 
 
@@ -28,7 +29,7 @@ def test_a_bad_setting_is_refused_and_changes_nothing(alice, changes):
         services.player_update_settings(player=alice, changes=changes)
     assert err.value.code == "bad_setting"
     alice.refresh_from_db()
-    assert services.settings_for(alice)["theme"] == "light" and services.settings_for(alice)["sound"] is True
+    assert settings_for(alice)["theme"] == "light" and settings_for(alice)["sound"] is True
 
 
 def test_the_settings_page_and_json_write_the_profile(client, alice):

@@ -3,12 +3,13 @@ computer, deserted games leave the lobby, rating changes at match end."""
 
 import pytest
 
-from games import selectors, services
+from games.selectors import games as selectors
+from games import services
 from games.dice import ScriptedDice
 from games.errors import ServiceError
 from games.events import add_listener, remove_listener
 from games.models import GameEvent, Match, QueueEntry
-from games.services.lobby import deserted, lobby_visible
+from games.selectors.lobby import deserted, lobby_visible
 from tests.services.conftest import Table
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.errors import Conflict
 from games.models import Game
-from games.verify import verify_game
+from games.selectors.verify import verify_game
 
 
 class Command(BaseCommand):

@@ -15,12 +15,12 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 
-from django.conf import settings
 from django.utils.module_loading import import_string
 
-from games.actions import UnknownAction, lookup
+from games.engine.actions import UnknownAction, lookup
 from games.engine import CUBE_OFFERED, MOVE, RESIGN_OFFERED, GameState
 from games.engine.errors import EngineError
+from games import conf
 from games.errors import ServiceError
 
 logger = logging.getLogger(__name__)
@@ -28,16 +28,12 @@ logger = logging.getLogger(__name__)
 _executor = None
 
 
-def _setting(name, default):
-    return getattr(settings, name, default)
-
-
 def play_turn(game_id: int, version: int | None = None) -> str | None:
     """Play one action for the house bot that must act in ``game_id`` (at ``version``, when
     given). Returns the action played, or None when there was nothing to do."""
     from games import services
     from games.models import Game
-    from games.services.lifecycle import bot_level
+    from games.selectors.players import bot_level
 
     game = (Game.objects.select_related("match", "match__white__housebot", "match__black__housebot")
             .filter(pk=game_id, status=Game.PLAYING).first())
@@ -100,14 +96,14 @@ def strategy():
     tests of real workers use it to make a turn slow enough to kill a worker in the middle)."""
     from games import bots
 
-    path = _setting("GAMES_BOT_STRATEGY", "")
+    path = conf.value("GAMES_BOT_STRATEGY")
     return import_string(path) if path else bots.decide
 
 
 def decide_in_time(level: str, game_state: dict, match_state: dict) -> dict:
     """The strategy's decision within ``GAMES_BOT_TIME_LIMIT`` seconds (the fallback after that)."""
     global _executor
-    limit = float(_setting("GAMES_BOT_TIME_LIMIT", 10))
+    limit = conf.value("GAMES_BOT_TIME_LIMIT")
     try:
         if _executor is None:
             _executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot-decide")

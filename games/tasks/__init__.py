@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Callable
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from huey import crontab
@@ -38,11 +37,12 @@ from games import services
 from games.events import Batch
 from games.models import Job, PeriodicRun
 from games.services import analysis, jobs
+from games import conf
 
 logger = logging.getLogger("games.worker")
 
 def scale() -> float:
-    return float(getattr(settings, "GAMES_PERIODIC_SCALE", 1.0)) or 1.0
+    return float(conf.value("GAMES_PERIODIC_SCALE")) or 1.0
 
 
 def tick_seconds() -> float:
@@ -59,7 +59,7 @@ def worker_name() -> str:
 
 @db_task(priority=100, retries=2, retry_delay=1)
 def bot_turn(game_id: int, version: int) -> str | None:
-    from games.bots.turns import play_turn
+    from games.tasks.bot_turns import play_turn
 
     started = time.monotonic()
     action = play_turn(game_id, version)
@@ -79,7 +79,7 @@ def clock_deadline(game_id: int, version: int) -> int:
 
 @db_task(priority=100, retries=2, retry_delay=1)
 def chouette_bot_turn(chouette_id: int, version: int) -> str | None:
-    from games.bots.chouette_turns import play_chouette_turn
+    from games.tasks.chouette_turns import play_chouette_turn
 
     return play_chouette_turn(chouette_id, version)
 

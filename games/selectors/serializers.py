@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from games.engine import MOVE, GameState, plays_json
 from games.engine.gnubgid import position_id, state_ids
+from games.engine.scoring import RESIGN_LEVELS
 from games.clock import clock_dict
 
-RESIGN_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
+RESIGN_NAMES = RESIGN_LEVELS  # level -> name: 1 single, 2 gammon, 3 backgammon
 
 
 def player_dict(player) -> dict | None:

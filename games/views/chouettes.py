@@ -1,4 +1,4 @@
-"""The chouette's pages (thin: reads through ``games.chouette_view``, writes through the
+"""The chouette's pages (thin: reads through ``games.selectors.chouettes``, writes through the
 services): the list of open chouettes with the new-chouette form, a table's page, the
 invite link, the history and the ``.txt`` log."""
 
@@ -11,25 +11,21 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import chouette_view, services
+from games.selectors import chouettes as chouette_view
+from games import services
 from games.errors import ServiceError
 from games.models import Chouette, ChouetteSeat, Player
-from games.views import _bot_levels
+from games.views.pages import _bot_levels
+from games.selectors.players import player_of
 
 BOOL_OPTIONS = {"jacoby": "jacoby", "beaver": "beaver", "raccoon": "raccoon",
                 "full_consultation": "fullConsultation", "captain_buys": "captainBuys",
                 "last_member_buys": "lastMemberBuys", "settlements": "settlements"}
 
 
-def _player(request):
-    if not request.user.is_authenticated:
-        return None
-    return Player.objects.filter(user=request.user).first()
-
-
 def _viewable(request, chouette_id) -> tuple:
     c = get_object_or_404(Chouette.objects.select_related("created_by"), pk=chouette_id)
-    player = _player(request)
+    player = player_of(request.user)
     seated = player is not None and ChouetteSeat.objects.filter(chouette=c, player=player).exists()
     if c.private and not seated and not request.user.is_staff:
         raise Http404("No such chouette.")
@@ -53,7 +49,7 @@ def chouette_new(request):
     except ValueError:
         seconds = -1
     try:
-        c = services.chouette_create(player=_player(request), options=options, private=post.get("private") == "on",
+        c = services.chouette_create(player=player_of(request.user), options=options, private=post.get("private") == "on",
                                      decision_seconds=seconds)
     except ServiceError as exc:
         messages.error(request, exc.message)
@@ -74,7 +70,7 @@ def chouette_page(request, chouette_id):
 def chouette_invite(request, invite_code):
     """``/chouettes/join/<code>/``: the invite link; POST sits the visitor at the table."""
     c = get_object_or_404(Chouette.objects.select_related("created_by"), invite_code=invite_code)
-    player = _player(request)
+    player = player_of(request.user)
     seated = player is not None and ChouetteSeat.objects.filter(chouette=c, player=player, active=True).exists()
     if request.method == "POST" and player is not None and not seated:
         try:

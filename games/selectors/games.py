@@ -11,8 +11,8 @@ from django.db.models import Q
 from games.engine import other
 from games.events import envelope, frame
 from games.models import Game, GameEvent, Match, Player
-from games.visibility import VIEW_ANY, can_view_match, listed_matches, visible_matches  # noqa: F401
-from games.serializers import (
+from games.selectors.visibility import VIEW_ANY, can_view_match, listed_matches, visible_matches  # noqa: F401
+from games.selectors.serializers import (
     RESIGN_NAMES,
     game_snapshot,
     legal_json,
@@ -58,7 +58,7 @@ def open_matches():
 
 def live_matches():
     """Matches being played that anyone may watch."""
-    from games.services.lobby import deserted_q
+    from games.selectors.lobby import deserted_q
 
     return (listed_matches().filter(status=Match.PLAYING, spectators_allowed=True)
             .exclude(deserted_q()).select_related("white", "black").order_by("-started_at"))
@@ -94,7 +94,7 @@ def viewer_color(match: Match, player: Player | None) -> str | None:
     return match.color_of(player) if player is not None else None
 
 
-# The old spellings (player first), kept for callers written before games.visibility: both
+# The old spellings (player first), kept for callers written before games.selectors.visibility: both
 # ask the one rule there.
 def can_view(match: Match, player: Player | None, user=None) -> bool:
     return can_view_match(user if user is not None else getattr(player, "user", None), match)
@@ -121,7 +121,7 @@ def match_status(match: Match) -> dict:
 
 def replay_positions(game: Game) -> list:
     """Every step of a game's log with the position after it, for the replay viewer."""
-    from games.replay import replay_steps
+    from games.engine.replay import replay_steps
 
     events = GameEvent.objects.filter(game=game).order_by("version")
     out = []

@@ -1,13 +1,13 @@
 """Rebuild a game's state from its events (the event log is the source of truth).
 
 Pure: takes ``(type, payload)`` pairs as stored in ``GameEvent`` and applies them to the
-engine through the one table of actions (``games.actions``). Used by tests to prove the
+engine through the one table of actions (``games.engine.actions``). Used by tests to prove the
 log is complete, by the admin and the replay viewer, and by the .mat export.
 """
 
 from __future__ import annotations
 
-from games.actions import apply_event
+from games.engine.actions import apply_event
 from games.engine import GameState
 
 

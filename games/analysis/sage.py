@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from games.engine.position import WHITE
 
-log = logging.getLogger("games.bots")
+log = logging.getLogger("games.analysis.sage")
 
 _state = {"checked": False, "module": None}
 _analyzers: dict = {}

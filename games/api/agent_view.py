@@ -2,7 +2,7 @@
 ``whiteBar``, ``blackBar``, ``whiteOff``, ``blackOff``, ``dice``, ``legalMoves``,
 ``currentPlayer``, ``isYourTurn``, ``lastTurn``) plus this server's extensions.
 
-Shaped from :func:`games.selectors.game_snapshot`, the one serialiser of a game.
+Shaped from :func:`games.selectors.games.game_snapshot`, the one serialiser of a game.
 Player ids are the ids agents know each other by (``agentId`` at registration).
 
 ``version`` is match-wide: the sum of the versions of the match's games up to the
@@ -16,11 +16,12 @@ from __future__ import annotations
 from django.db.models import Sum
 from django.http import Http404
 
-from games import selectors
+from games.selectors import games as selectors
 from games.engine import CUBE_OFFERED, MOVE, RESIGN_OFFERED
 from games.models import Game, Match
-from games.visibility import match_for_viewer_or_404
+from games.selectors.visibility import match_for_viewer_or_404
 from games.api.errors import ApiError
+from games.engine import other
 
 GAME_ID = "backgammon"
 SEED_FIELDS = ("you", "yourColor", "board", "whiteBar", "blackBar", "whiteOff", "blackOff", "dice",
@@ -28,7 +29,7 @@ SEED_FIELDS = ("you", "yourColor", "board", "whiteBar", "blackBar", "whiteOff", 
 
 
 def load_match(match_id, player=None) -> Match:
-    """The match, if ``player``'s user may see it (``games.visibility``); 404 otherwise, the
+    """The match, if ``player``'s user may see it (``games.selectors.visibility``); 404 otherwise, the
     same answer as for a match that does not exist."""
     try:
         return match_for_viewer_or_404(getattr(player, "user", None), match_id)
@@ -77,7 +78,7 @@ def agent_view(match: Match, player) -> dict:
     match = game.match  # read with the game: one moment
     snap = selectors.game_snapshot(game, color)
     ids = {"white": match.white_id, "black": match.black_id}
-    opponent_color = "black" if color == "white" else "white"
+    opponent_color = other(color)
     opponent = match.player_of(opponent_color)
     playing = game.status == Game.PLAYING and match.status == Match.PLAYING
     actor = snap["actor"] if playing else None
@@ -142,7 +143,7 @@ def agent_view(match: Match, player) -> dict:
 def match_summary(match: Match, player) -> dict:
     """One line of ``GET /api/matches``."""
     color = match.color_of(player)
-    opponent = match.player_of("black" if color == "white" else "white")
+    opponent = match.player_of(other(color))
     return {
         "matchId": match.pk,
         "status": match.status,

@@ -10,15 +10,18 @@ plays reach only the current game's team. The protocol is docs/PROTOCOL.md, "Cho
 
 from __future__ import annotations
 
-from django.conf import settings
 
-from games import chouette_view, delivery, services
-from games.actions import UnknownAction, chouette_fields
-from games.consumers import MAX_REPLAY, Flood, _Base, _player_of, since_of
-from games.dbcall import db
+from games.selectors import chouettes as chouette_view
+from games.realtime import delivery
+from games.selectors.players import player_of
+from games import services
+from games.engine.actions import UnknownAction, chouette_fields
+from games.consumers.game import MAX_REPLAY, Flood, _Base, since_of
+from games.db.calls import db
 from games.events import chouette_group
 from games.models import Chouette, ChouetteChat, ChouetteGame, ChouetteSeat, Player
-from games.realtime import ANYONE
+from games.realtime.bridge import ANYONE
+from games import conf
 
 TABLE_ACTIONS = {
     "start": services.chouette_start,
@@ -32,7 +35,7 @@ class ChouetteConsumer(_Base):
     sent = 0
 
     async def connect(self):
-        self.chat_flood = Flood(getattr(settings, "GAMES_CHAT_LIMIT", 5), 10.0)
+        self.chat_flood = Flood(conf.value("GAMES_CHAT_LIMIT"), 10.0)
         since = since_of(self.scope)
         seen = await db(self._viewer, int(self.scope["url_route"]["kwargs"]["chouette_id"]))
         if seen is None:
@@ -50,7 +53,7 @@ class ChouetteConsumer(_Base):
         c = Chouette.objects.filter(pk=chouette_id).first()
         if c is None:
             return None
-        player = _player_of(self.scope.get("user"))
+        player = player_of(self.scope.get("user"))
         pid = player.pk if player else None
         seated = pid is not None and ChouetteSeat.objects.filter(chouette=c, player_id=pid).exists()
         if c.private and not seated:

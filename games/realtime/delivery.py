@@ -19,13 +19,13 @@ import asyncio
 import logging
 import time
 
-from django.conf import settings
 from django.db import DatabaseError
 
-from games.dbcall import db
+from games.db.calls import db
 from games.models import Chouette, Game
 from games.services import presence_heartbeat
-from games.services.lobby import lobby_version
+from games.selectors.lobby import lobby_version
+from games import conf
 
 logger = logging.getLogger(__name__)
 
@@ -36,11 +36,11 @@ _task = None
 
 
 def interval() -> float:
-    return float(getattr(settings, "GAMES_DELIVERY_CHECK", 1.0))
+    return float(conf.value("GAMES_DELIVERY_CHECK"))
 
 
 def heartbeat_every() -> float:
-    return float(getattr(settings, "GAMES_PRESENCE_HEARTBEAT", 15.0))
+    return float(conf.value("GAMES_PRESENCE_HEARTBEAT"))
 
 
 def watch(consumer) -> None:

@@ -9,28 +9,32 @@ from django.contrib.staticfiles import finders
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import chouette_view, selectors, services
-from games.accounts import SIGNUP_BACKEND
-from games.visibility import can_view_match, match_for_viewer_or_404, visible_matches
+from games.selectors import chouettes as chouette_view, games as selectors
+from games import services
+from games.views.accounts import SIGNUP_BACKEND
+from games.selectors.visibility import can_view_match, match_for_viewer_or_404, visible_matches
 from games.errors import BadRequest, ServiceError
-from games.export import match_to_mat
+from games.selectors.export import match_to_mat
 from games.models import Game, Match, Player
 from games.jsonsafe import BadInput, parse
 from games.services.preferences import CHOICES, FLAGS
-from games.verify import recomputed_rolls, verify_game
+from games.selectors.verify import recomputed_rolls, verify_game
+from games import conf
+from games.selectors import preferences
+from games.selectors.players import player_of
 
 
 def home(request):
     """The lobby: live lists over ``/ws/lobby/``, your games to resume, the new-match form,
     play the computer, open chouettes."""
-    player = _player(request)
+    player = player_of(request.user)
     mine = selectors.running_matches(player) if player is not None else []
     return render(request, "home.html", {"bot_levels": _bot_levels(), "form": NEW_MATCH_DEFAULTS,
                                          "my_matches": mine, "me": player,
                                          "chouettes": chouette_view.open_chouettes(10)})
 
 
-# -- dice verification and .mat export (logic in games.verify / games.export) ---------------
+# -- dice verification and .mat export (logic in games.selectors.verify / games.selectors.export) ---------------
 
 
 def _json_error(status, code, message):
@@ -97,20 +101,14 @@ def match_export_mat(request, match_id):
 
 
 # -- the browser client's pages: lobby form, waiting room, invite, game, replay, profiles ------
-# Thin: reads through games.selectors, writes through games.services.
+# Thin: reads through games.selectors.games, writes through games.services.
 
 NEW_MATCH_DEFAULTS = {"length": 5, "cube_limit": 64, "clock_delay": 0, "clock_bank": 0}
 
 
-def _player(request):
-    if not request.user.is_authenticated:
-        return None
-    return Player.objects.filter(user=request.user).first()
-
-
 def _bot_levels() -> list:
     try:
-        from games.services.agents import level_choices
+        from games.bots.levels import level_choices
 
         return level_choices()
     except Exception:  # the bots are not installed (or not yet): no levels to offer
@@ -160,7 +158,7 @@ def _match_options(post) -> dict:
 def match_new(request):
     """``POST /matches/new/``: open a match (``services.match_create``), then its waiting room."""
     try:
-        match = services.match_create(creator=_player(request), **_match_options(request.POST))
+        match = services.match_create(creator=player_of(request.user), **_match_options(request.POST))
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("home")
@@ -170,7 +168,7 @@ def match_new(request):
 def match_waiting(request, match_id):
     """``GET /matches/<id>/``: the waiting room with the invite link; a started match goes to its game."""
     match = match_for_viewer_or_404(request.user, match_id)
-    player = _player(request)
+    player = player_of(request.user)
     status = selectors.match_status(match)
     if match.status != Match.OPEN and status["game"]:
         return redirect("game_page", game_id=status["game"])
@@ -199,7 +197,7 @@ def match_invite(request, invite_code):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         try:
-            match = services.match_join(player=_player(request), invite_code=invite_code)
+            match = services.match_join(player=player_of(request.user), invite_code=invite_code)
         except ServiceError as exc:
             messages.error(request, exc.message)
             return redirect("match_invite", invite_code=invite_code)
@@ -207,7 +205,7 @@ def match_invite(request, invite_code):
     if match.status != Match.OPEN:
         return redirect("match_waiting", match_id=match.pk)
     return render(request, "join.html", {"match": match, "info": selectors.match_dict(match),
-                                         "own": _player(request) is not None and match.white_id == _player(request).pk})
+                                         "own": player_of(request.user) is not None and match.white_id == player_of(request.user).pk})
 
 
 def _join_as_guest(request, invite_code):
@@ -226,7 +224,7 @@ def _join_as_guest(request, invite_code):
 def match_join_public(request, match_id):
     """``POST /matches/<id>/join/``: the lobby's join button (public matches)."""
     try:
-        match = services.match_join(player=_player(request), match_id=match_id)
+        match = services.match_join(player=player_of(request.user), match_id=match_id)
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("home")
@@ -242,7 +240,7 @@ def play_computer(request):
         messages.error(request, "Playing the computer is not available yet.")
         return redirect("home")
     try:
-        match = match_vs_bot(player=_player(request), level=request.POST.get("level", ""),
+        match = match_vs_bot(player=player_of(request.user), level=request.POST.get("level", ""),
                              length=_int(request.POST.get("length"), 1, "The match length"),
                              **_aids_options(request.POST))
     except ServiceError as exc:
@@ -253,7 +251,7 @@ def play_computer(request):
 
 def _watchable_game(request, game_id):
     game = get_object_or_404(Game.objects.select_related("match", "match__white", "match__black"), pk=game_id)
-    player = _player(request)
+    player = player_of(request.user)
     if not can_view_match(request.user, game.match):
         raise Http404("No such game.")  # the same answer as for a game that does not exist
     return game, player
@@ -268,8 +266,8 @@ def game_page(request, game_id):
         "history": selectors.game_history(game),
         "loggedIn": player is not None,
         "exportUrl": reverse("match_export_mat", args=[game.match_id]),
-        "nextGameDelay": settings.GAMES_NEXT_GAME_DELAY,
-        "settings": services.settings_for(player),
+        "nextGameDelay": conf.value("GAMES_NEXT_GAME_DELAY"),
+        "settings": preferences.settings_for(player),
     }
     return render(request, "game.html", {"game": game, "match": game.match, "boot": boot, "color": color})
 
@@ -299,7 +297,7 @@ def player_profile(request, player_id):
     for match in visible[:100]:
         history.append({"match": match, "games": list(match.games.order_by("number").values_list("pk", flat=True)),
                         "color": match.color_of(player)})
-    from games.analysis_reads import pr_history  # noqa: PLC0415
+    from games.selectors.analysis import pr_history  # noqa: PLC0415
 
     return render(request, "profile.html", {"profile": player, "history": history, "pr": pr_history(player)})
 
@@ -316,7 +314,7 @@ def leaderboard(request):
 @require_http_methods(["GET", "POST"])
 def settings_page(request):
     """``/settings/``: the player's board, play and sound settings, kept on the profile."""
-    player = _player(request)
+    player = player_of(request.user)
     if request.method == "POST":
         post = request.POST
         changes = {name: post.get(name) for name in CHOICES if name in post}
@@ -328,7 +326,7 @@ def settings_page(request):
         else:
             messages.success(request, "Settings saved: they apply wherever you log in.")
         return redirect("settings")
-    return render(request, "settings.html", {"current": services.settings_for(player), "choices": CHOICE_LABELS})
+    return render(request, "settings.html", {"current": preferences.settings_for(player), "choices": CHOICE_LABELS})
 
 
 @login_required
@@ -337,7 +335,7 @@ def settings_json(request):
     """``POST /settings.json`` with ``{"name": value, ...}``: what the game page's options send."""
     try:
         changes = parse(request.body.decode("utf-8", "replace"), max_bytes=2048)
-        return JsonResponse({"settings": services.player_update_settings(player=_player(request), changes=changes)})
+        return JsonResponse({"settings": services.player_update_settings(player=player_of(request.user), changes=changes)})
     except BadInput as exc:
         return _json_error(400, exc.code, exc.message)
     except ServiceError as exc:
@@ -360,7 +358,7 @@ CHOICE_LABELS = {
 def play_now(request):
     """``POST /play/now/``: join the seek pool for a match length; then its waiting page."""
     try:
-        status = services.queue_join(player=_player(request), length=_int(request.POST.get("length"), 3, "The length"))
+        status = services.queue_join(player=player_of(request.user), length=_int(request.POST.get("length"), 3, "The length"))
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("home")
@@ -373,7 +371,7 @@ def play_now(request):
 @login_required
 def play_now_page(request):
     """``GET /play/now/``: waiting for an opponent; the page polls ``/play/now/status.json``."""
-    status = services.queue_status(player=_player(request))
+    status = services.queue_status(player=player_of(request.user))
     if status["status"] == "matched":
         return redirect("match_waiting", match_id=status["matchId"])
     return render(request, "seek.html", {"status": status, "fallback": _int(request.GET.get("fallback"), 60, "The wait")})
@@ -382,14 +380,14 @@ def play_now_page(request):
 @login_required
 def play_now_status(request):
     """``GET /play/now/status.json``: the seek's status (a poll keeps it alive and retries pairing)."""
-    return JsonResponse(services.queue_status(player=_player(request)))
+    return JsonResponse(services.queue_status(player=player_of(request.user)))
 
 
 @login_required
 @require_POST
 def play_now_leave(request):
     """``POST /play/now/leave/``: leave the pool; with ``computer=1`` play the computer instead."""
-    player = _player(request)
+    player = player_of(request.user)
     status = services.queue_leave(player=player)
     if status["status"] == "matched":  # paired meanwhile: go and play
         return redirect("match_waiting", match_id=status["matchId"])

@@ -2,7 +2,7 @@
 a match's statistics for its page, and a player's PR history for the profile.
 
 Nothing here writes; who may see an analysis is the match's visibility rule
-(:mod:`games.visibility`), or its owner for an uploaded file.
+(:mod:`games.selectors.visibility`), or its owner for an uploaded file.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.db.models import Q
 
 from games.models import Analysis, Job, Match, Player
-from games.services.jobs import job_dict
+from games.selectors.jobs import job_dict
 
 __all__ = ["FORMAT", "MIN_DECISIONS", "latest_for_match", "analysis_json", "analysis_status", "pr_history",
            "can_view_upload"]

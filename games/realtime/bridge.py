@@ -6,7 +6,7 @@ the match's group as **one** message holding each viewer's frames already serial
 frames without them), so a socket forwards text it did not have to build; chat and
 presence notices go to the same group; lobby messages to the lobby group.
 
-The layer is ``games.layers.FanoutLayer`` (in-process groups, plus a bus to the other
+The layer is ``games.realtime.layer.FanoutLayer`` (in-process groups, plus a bus to the other
 processes); any Channels layer works. Sending never blocks the committing thread: the
 layer's thread-safe entry point hands the message to the event loop (or, in a process
 without one, such as a worker, publishes it on the bus directly).

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.models import Game, Player
-from games.serializers import score_at_start
+from games.selectors.serializers import score_at_start
 
 __all__ = ["TUTOR_THRESHOLDS", "game_hint", "game_tutor"]
 

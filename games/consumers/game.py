@@ -4,7 +4,7 @@ forward what the services published.
 ``GameConsumer`` serves ``/ws/games/<id>/?v=<last version seen>`` to the two players and
 any number of spectators, following the match from game to game; ``LobbyConsumer``
 serves ``/ws/lobby/``. Both are at least once: they number what they send, resend from
-the database what the channel layer lost (``games.delivery``), and answer a client's idle
+the database what the channel layer lost (``games.realtime.delivery``), and answer a client's idle
 ping with what it is missing. The protocol is docs/PROTOCOL.md.
 """
 
@@ -18,20 +18,24 @@ from urllib.parse import parse_qs
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.db import DatabaseError
 
-from games import delivery, selectors, services
-from games.actions import MissingField, UnknownAction, lookup
-from games.dbcall import db
+from games.realtime import delivery
+from games.selectors import games as selectors
+from games import services
+from games.engine.actions import MissingField, UnknownAction, lookup
+from games.db.calls import db
 from games.engine.errors import EngineError
 from games.errors import ServiceError
 from games.events import LOBBY_GROUP, dumps, match_group
 from games.jsonsafe import BadInput, parse
 from games.models import ChatMessage, Game, Player
-from games.realtime import ANYONE
-from games.services.lobby import lobby_version
-from games.visibility import can_view_match
+from games.realtime.bridge import ANYONE
+from games.selectors.lobby import lobby_version
+from games.selectors.visibility import can_view_match
+from games import conf
+from games.selectors import social
+from games.selectors.players import player_of
 
 logger = logging.getLogger(__name__)
 
@@ -55,12 +59,6 @@ class Flood:
         return len(self.hits) <= self.limit
 
 
-def _player_of(user):
-    if user is None or not user.is_authenticated:
-        return None
-    return Player.objects.filter(user=user).first()
-
-
 def since_of(scope) -> int | None:
     """The ``?v=`` a socket connected with (the last version its client holds), if any."""
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
@@ -75,7 +73,7 @@ class _Base(AsyncWebsocketConsumer):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        limit = getattr(settings, "GAMES_WS_FLOOD_LIMIT", 40)
+        limit = conf.value("GAMES_WS_FLOOD_LIMIT")
         self.flood = Flood(limit, 2.0)  # over it: the message is refused with ``rate_limited``
         self.hard_flood = Flood(limit * 3, 2.0)  # far over it: the socket is closed with 4008
 
@@ -86,7 +84,7 @@ class _Base(AsyncWebsocketConsumer):
 
         The handler is called directly: Channels' own ``dispatch`` first hops to the database
         thread to close stale connections, for every message of every socket, events fanned
-        out included; every database call here goes through ``games.dbcall.db``, which
+        out included; every database call here goes through ``games.db.calls.db``, which
         does that itself where it hops (issue 16: the hop was a fifth of a move's cost)."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
@@ -161,7 +159,7 @@ class _Base(AsyncWebsocketConsumer):
         raise NotImplementedError
 
     async def _call(self, kind, service, *, snapshot=False, limit=None, **kwargs):
-        """Call ``service`` (``games.dbcall.db``); a refusal is an ``error`` frame (and, with
+        """Call ``service`` (``games.db.calls.db``); a refusal is an ``error`` frame (and, with
         ``snapshot``, the state to act on: :meth:`refused`)."""
         if limit is not None and not limit.hit():
             await self.error("rate_limited", "Slow down: too many messages.", re=kind)
@@ -181,7 +179,7 @@ class GameConsumer(_Base):
     sent = 0  # the version of ``game_id`` this socket has sent its client
 
     async def connect(self):
-        self.chat_flood = Flood(getattr(settings, "GAMES_CHAT_LIMIT", 5), 10.0)
+        self.chat_flood = Flood(conf.value("GAMES_CHAT_LIMIT"), 10.0)
         since = since_of(self.scope)
         seat = await db(self._seat, int(self.scope["url_route"]["kwargs"]["game_id"]))
         if seat is None:
@@ -207,7 +205,7 @@ class GameConsumer(_Base):
         if game is None:
             return None
         match = game.match
-        player = _player_of(self.scope.get("user"))
+        player = player_of(self.scope.get("user"))
         if not can_view_match(self.scope.get("user"), match):
             return None
         return match.pk, (player.pk if player else None), selectors.viewer_color(match, player), game.pk
@@ -221,7 +219,7 @@ class GameConsumer(_Base):
 
     # -- sending what the client is missing ------------------------------------------------------
     def _missing(self, game_id, since, with_chat) -> tuple:
-        """Synchronous (``games.dbcall.db``): the frames (text) ``game_id`` is missing after
+        """Synchronous (``games.db.calls.db``): the frames (text) ``game_id`` is missing after
         ``since`` (a snapshot when too many, or none known), continuing into the match's newer
         games."""
         game = Game.objects.select_related("match", "match__white", "match__black").get(pk=game_id)
@@ -243,7 +241,7 @@ class GameConsumer(_Base):
         if with_chat:
             room = ChatMessage.PLAYERS if self.color else ChatMessage.SPECTATORS
             out.append(dumps({"t": "chat_history", "v": None,
-                              "d": {"room": room, "messages": services.chat_recent(game.match, room)}}))
+                              "d": {"room": room, "messages": social.chat_recent(game.match, room)}}))
         return game.pk, game.version, game.status == Game.FINISHED, out
 
     def _snapshot(self, game) -> dict:
@@ -363,7 +361,7 @@ class GameConsumer(_Base):
                          action=spec.name, expected_version=version, **fields)
 
     def _run(self, service, kwargs):
-        """Synchronous (``games.dbcall.db``). "fresh" is the socket's player read now (a suspension
+        """Synchronous (``games.db.calls.db``). "fresh" is the socket's player read now (a suspension
         takes effect at once); game actions read the seat's player under the lock."""
         if kwargs.get("player") == "fresh":
             kwargs["player"] = Player.objects.get(pk=self.player_id)

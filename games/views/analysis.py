@@ -1,5 +1,5 @@
 """Pages and JSON of match analysis, .mat upload, hints and the tutor (thin: logic in
-``games.services.analysis``, ``games.services.aids`` and ``games.analysis_reads``)."""
+``games.services.analysis``, ``games.selectors.aids`` and ``games.selectors.analysis``)."""
 
 from __future__ import annotations
 
@@ -9,19 +9,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import analysis_reads as reads
+from games.selectors import analysis as reads
 from games.errors import ServiceError
 from games.jsonsafe import BadInput, parse
 from games.models import Analysis, Game, Match, Player
-from games.services import aids
+from games.selectors import aids
 from games.services import analysis as service
-from games.visibility import can_view_match, match_for_viewer_or_404
-
-
-def _player(request) -> Player | None:
-    if not request.user.is_authenticated:
-        return None
-    return Player.objects.filter(user=request.user).first()
+from games.selectors.visibility import can_view_match, match_for_viewer_or_404
+from games.selectors.players import player_of
 
 
 def _error(exc: ServiceError) -> JsonResponse:
@@ -40,13 +35,13 @@ def _visible_analysis(request, analysis_id) -> Analysis:
     if analysis.match is not None:
         if not can_view_match(request.user, analysis.match):
             raise Http404("No such analysis.")
-    elif not reads.can_view_upload(analysis, _player(request), request.user):
+    elif not reads.can_view_upload(analysis, player_of(request.user), request.user):
         raise Http404("No such analysis.")
     return analysis
 
 
 def _payload(request, analysis: Analysis) -> dict:
-    player = _player(request)
+    player = player_of(request.user)
     match = analysis.match
     viewer = match.color_of(player) if match is not None and player is not None else None
     may = bool(viewer) and match.status == Match.FINISHED
@@ -78,7 +73,7 @@ def match_analysis_page(request, match_id):
     match = match_for_viewer_or_404(request.user, match_id)
     if request.method == "POST":
         try:
-            analysis = service.analysis_request(match_id=match.pk, player=_player(request),
+            analysis = service.analysis_request(match_id=match.pk, player=player_of(request.user),
                                                 depth=request.POST.get("depth"))
         except ServiceError as exc:
             return render(request, "analysis.html", {"match": match, "error": exc.message,
@@ -113,7 +108,7 @@ def analysis_retry(request, analysis_id):
     """``POST /analysis/<id>/retry/``: queue a failed analysis again."""
     _visible_analysis(request, analysis_id)
     try:
-        service.analysis_retry(analysis_id=analysis_id, player=_player(request))
+        service.analysis_retry(analysis_id=analysis_id, player=player_of(request.user))
     except ServiceError as exc:
         return _error(exc)
     if request.headers.get("Accept", "").startswith("application/json"):
@@ -134,7 +129,7 @@ def analysis_upload(request):
             raise service.MatRefused("no_file", "Choose a .mat file to upload.", None)
         if upload.size > service.MAX_UPLOAD_BYTES:
             raise service.MatRefused("file_too_large", "A .mat file is at most 512 KB.", None)
-        analysis = service.analysis_upload(player=_player(request), text=upload.read(),
+        analysis = service.analysis_upload(player=player_of(request.user), text=upload.read(),
                                            depth=request.POST.get("depth") or None)
     except ServiceError as exc:
         return render(request, "analysis_upload.html", {"depths": service.DEPTHS, "depth": service.default_depth(),
@@ -157,7 +152,7 @@ def game_hint_json(request, game_id):
     if _game_for_player(request, game_id) is None:
         return _not_found("game")
     try:
-        return JsonResponse(aids.game_hint(game_id=game_id, player=_player(request)))
+        return JsonResponse(aids.game_hint(game_id=game_id, player=player_of(request.user)))
     except ServiceError as exc:
         return _error(exc)
 
@@ -173,6 +168,6 @@ def game_tutor_json(request, game_id):
     except BadInput as exc:
         return JsonResponse({"error": {"code": exc.code, "message": exc.message}}, status=400)
     try:
-        return JsonResponse(aids.game_tutor(game_id=game_id, player=_player(request), body=body))
+        return JsonResponse(aids.game_tutor(game_id=game_id, player=player_of(request.user), body=body))
     except ServiceError as exc:
         return _error(exc)

@@ -23,8 +23,8 @@ from typing import Callable
 
 from games.engine import CUBE_OFFERED, MOVE, RESIGN_OFFERED, TURN, GameRules, GameState, Position
 from games.engine.notation import format_play
+from games.engine.scoring import LEVEL_OF_KIND
 
-RESIGN_LEVEL_OF = {"single": 1, "gammon": 2, "backgammon": 3, "double_backgammon": 4}
 
 
 class UnknownAction(LookupError):
@@ -82,7 +82,7 @@ def _cube_value(before, after, color, fields):
 
 
 def _resign_level(before, after, color, fields):
-    return {"level": RESIGN_LEVEL_OF[after.result.kind]}
+    return {"level": LEVEL_OF_KIND[after.result.kind]}
 
 
 _ANY = (TURN, MOVE, CUBE_OFFERED, RESIGN_OFFERED)

@@ -32,15 +32,15 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
-from django.conf import settings
 from django.db import connections
+from games import conf
 
 _executor: ThreadPoolExecutor | None = None
 _executor_lock = threading.Lock()
 
 
 def in_loop() -> bool:
-    if not getattr(settings, "GAMES_DB_IN_LOOP", False):
+    if not conf.value("GAMES_DB_IN_LOOP"):
         return False
     in_memory = getattr(connections["default"], "is_in_memory_db", None)  # SQLite's
     return not (in_memory and in_memory())
@@ -51,7 +51,7 @@ def threads() -> int:
     database with row locks, 0 (Channels' one thread) on SQLite, which has one writer."""
     if connections["default"].vendor == "sqlite":
         return 0
-    return max(0, int(getattr(settings, "GAMES_DB_THREADS", 0)))
+    return max(0, int(conf.value("GAMES_DB_THREADS")))
 
 
 def executor() -> ThreadPoolExecutor | None:

@@ -1,0 +1,41 @@
+"""Settings that follow the player: stored on the profile (``Player.settings``), not only in
+one browser. Every page that needs them reads :func:`settings_for`; the settings page and
+the game page's options write through ``games.services.player_update_settings``.
+
+==============  =========================================  ==========
+name            values                                     default
+==============  =========================================  ==========
+home            ``right`` / ``left`` (your home board)     ``right``
+numbers         ``mine`` (from your side) / ``white``      ``mine``
+animation       ``off`` / ``fast`` / ``normal``            ``normal``
+autoroll        roll automatically (never double)          false
+forced          play forced moves automatically            false
+confirm         confirm a play before it is sent           true
+sound           sounds (your turn, moves, dice)            true
+theme           ``auto`` / ``light`` / ``dark``            ``auto``
+==============  =========================================  ==========
+"""
+
+from __future__ import annotations
+
+from games.models import Player
+
+
+CHOICES = {
+    "home": ("right", "left"),
+    "numbers": ("mine", "white"),
+    "animation": ("normal", "fast", "off"),
+    "theme": ("auto", "light", "dark"),
+}
+
+
+FLAGS = {"autoroll": False, "forced": False, "confirm": True, "sound": True}
+
+
+DEFAULTS = {**{name: values[0] for name, values in CHOICES.items()}, **FLAGS}
+
+
+def settings_for(player: Player | None) -> dict:
+    """Every setting of ``player`` (defaults where unset; all defaults for a visitor)."""
+    stored = (player.settings or {}) if player is not None else {}
+    return {name: stored.get(name, default) for name, default in DEFAULTS.items()}
