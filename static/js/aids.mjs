@@ -2,12 +2,11 @@
 // them anywhere else). The hint's plays are drawn on the board as arrows; the tutor checks a
 // play or cube action before game.mjs sends it (window.aidsGate) and lets the player take it back.
 import { checkerXY } from './board.mjs';
+import { csrfToken, esc } from './lib/dom.mjs';
 
 const box = document.getElementById('aids');
 const hintBox = document.getElementById('hint-box');
 const game = box && box.dataset.game;
-const esc = s => String(s).replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
-const csrf = () => (document.cookie.match(/(?:^|; )csrftoken=([^;]+)/) || [])[1] || '';
 const you = () => (box.dataset.role === 'black' ? 'black' : 'white');
 const flipped = () => { const f = document.getElementById('opt-flip'); return !!(f && f.checked); };
 
@@ -36,7 +35,7 @@ const clearArrows = () => { if (layer) layer.innerHTML = ''; };
 
 async function call(url, body) {
   const r = await fetch(url, body === undefined ? { headers: { Accept: 'application/json' } } : {
-    method: 'POST', headers: { 'Content-Type': 'application/json', 'X-CSRFToken': csrf() }, body: JSON.stringify(body) });
+    method: 'POST', headers: { 'Content-Type': 'application/json', 'X-CSRFToken': csrfToken() }, body: JSON.stringify(body) });
   return r.json();
 }
 

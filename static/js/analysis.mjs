@@ -4,16 +4,12 @@ import { renderBoard } from './board.mjs';
 import {
   alternatives, boardFor, buildSteps, cubeLine, keep, markOf, nextIndex, statRows, verdict, winSeries,
 } from './analysis_core.mjs';
+import { $, esc } from './lib/dom.mjs';
 
-const $ = id => document.getElementById(id);
 const root = $('analysis');
 let data = null, steps = [], series = [], i = 0, alt = null;
 const filter = { errorsOnly: false, mine: null };
 const GW = 800, GH = 160;
-
-function esc(text) {
-  return String(text).replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
-}
 
 // -- progress --------------------------------------------------------------------------------
 function showStatus() {

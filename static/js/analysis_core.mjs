@@ -1,9 +1,9 @@
 // The analysis page's pure part (no DOM): steps over a match's decisions, verdicts, the
 // win-chance series of the graph and the "only my errors" filter. Tested with node --test.
 import { applySteps } from './state.mjs';
+import { cap } from './lib/dom.mjs';
 
 const MARKS = { doubtful: 'Doubtful', bad: 'Bad', very_bad: 'Very bad' };
-const cap = c => (c ? c[0].toUpperCase() + c.slice(1) : '');
 const other = c => (c === 'white' ? 'black' : 'white');
 const fmt = (x, d = 3) => (x === null || x === undefined ? '—' : (x >= 0 ? '+' : '') + Number(x).toFixed(d));
 

@@ -3,6 +3,8 @@
 // The viewer's home board is at the bottom right (White: points 1-6; Black: its own
 // 1-6, absolute 24-19). ``flipped`` mirrors the board left to right.
 
+import { esc } from './lib/dom.mjs';
+
 const M = 16, PW = 60, BAR = 56, TRAY = 64, H = 640, HALF = 304, R = 27, STEP = 54;
 export const WIDTH = M + 12 * PW + BAR + M + TRAY + M; // 888
 export const HEIGHT = H;
@@ -34,8 +36,6 @@ export function checkerXY(p, i, you, flipped) {
   const y = top ? M + R + 1 + i * STEP : H - M - R - 1 - i * STEP;
   return { x, y };
 }
-
-const esc = s => String(s).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
 function checker(x, y, color, cls = '', label = '') {
   return `<g class="checker ${color} ${cls}"><circle cx="${x}" cy="${y}" r="${R}"/>` +

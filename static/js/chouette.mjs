@@ -1,55 +1,45 @@
-// The chouette page: one socket (/ws/chouettes/<id>/), the state the server sends, buttons.
-// The pure part is chouette_state.mjs; the board is board.mjs's. window.ch exposes the state for tests.
+// The chouette page: one socket (/ws/chouettes/<id>/, lib/socket.mjs), the state the server
+// sends, the board and the buttons. The player on roll moves the checkers on the board as in
+// a match (board_input.mjs), and a team member who may consult moves them to suggest a play.
+// The pure part is chouette_state.mjs; window.ch exposes the state for tests.
 import { renderBoard } from './board.mjs';
+import { boardInput } from './board_input.mjs';
 import {
-  boardSide, canMove, canSuggest, cubeRows, decisionButtons, lineRows, nameOf, offersFor, playChoices, playText,
+  boardState, canMove, canSuggest, cubeRows, decisionButtons, lineRows, nameOf, offersFor, playText,
   roleOf, secondsLeft, settleableCubes, statusText, waitingFor,
 } from './chouette_state.mjs';
+import { $, esc, toaster } from './lib/dom.mjs';
+import { openSocket, order } from './lib/socket.mjs';
+import { moveHint, partialFor, playView } from './play.mjs';
+import { canMoveNow, completedPlay, flatPartial, formatSteps, mustPass } from './state.mjs';
 
-const boot = JSON.parse(document.getElementById('boot').textContent);
-const $ = id => document.getElementById(id);
-const esc = s => String(s).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
-const S = { version: 0, st: null, chat: [], you: boot.you, ws: null, lastEnd: null, retry: 500 };
+const boot = JSON.parse($('boot').textContent);
+const S = { version: 0, st: null, chat: [], you: boot.you, lastEnd: null, board: boardState({}, boot.you), sent: null };
 window.ch = S;
+const toast = toaster($('toast'), 4000);
 
 function send(t, d = {}, withVersion = false) {
-  if (!S.ws || S.ws.readyState !== 1) return;
   const msg = { t, d };
   if (withVersion) msg.v = S.version;
-  S.ws.send(JSON.stringify(msg));
+  return socket.send(msg);
 }
 const act = (t, d) => send(t, d, true);
 
-function toast(text) {
-  const el = $('toast');
-  el.textContent = text;
-  el.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { el.hidden = true; }, 4000);
-}
-
-function connect() {
-  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-  const ws = new WebSocket(`${proto}://${location.host}/ws/chouettes/${boot.chouette}/?v=${S.version}`);
-  S.ws = ws;
-  ws.onopen = () => { $('banner').hidden = true; S.retry = 500; };
-  ws.onclose = () => { $('banner').hidden = false; setTimeout(connect, S.retry); S.retry = Math.min(S.retry * 2, 8000); };
-  ws.onmessage = e => receive(JSON.parse(e.data));
-}
-
 function receive(msg) {
-  if (msg.t === 'snapshot') { S.st = msg.d; S.version = msg.v; render(); return; }
+  if (msg.t === 'snapshot') { S.st = msg.d; S.version = msg.v; S.sent = null; render(); return; }
   if (msg.t === 'chat_history') { S.chat = msg.d.messages; renderChat(); return; }
   if (msg.t === 'chat') { S.chat.push(msg.d); renderChat(); return; }
-  if (msg.t === 'error') { toast(msg.d.message); return; }
+  if (msg.t === 'error') { S.sent = null; toast(msg.d.message, msg.d.code); return; }
   if (msg.t === 'presence') {
     const seat = S.st && (S.st.seats || []).find(x => x.player === msg.d.player);
     if (seat) { seat.away = msg.d.away; render(); }
     return;
   }
-  if (msg.t === 'pong') { if (msg.d.v > S.version) send('resync', { v: S.version }); return; }
-  if (msg.v == null || msg.v <= S.version) return;
-  if (msg.v !== S.version + 1) { send('resync', { v: S.version }); return; }
+  if (msg.t === 'pong') { if (msg.d.v > S.version) socket.resync(S.version); return; }
+  if (msg.v == null) return;
+  const where = order(S.version, msg.v);
+  if (where === 'seen') return;
+  if (where === 'gap') { socket.resync(S.version); return; }
   S.version = msg.v;
   if (msg.t === 'game_end') S.lastEnd = msg.d;
   if (msg.state) {
@@ -68,11 +58,8 @@ function render() {
   $('chouette').dataset.version = S.version;
   $('you-are').textContent = you == null ? 'You are watching.' : `You are ${role}.`;
   $('status-line').textContent = statusText(st, you);
-  const side = boardSide(st, you);
-  $('board').innerHTML = g ? renderBoard({
-    pos: g.position, you: side, flipped: false, dice: g.dice, diceColor: g.onRoll === 'box' ? 'white' : 'black',
-    lastTurn: g.lastPlay && g.lastPlay.length ? { color: g.lastMover === 'box' ? 'white' : 'black', moves: g.lastPlay } : null,
-  }) : '';
+  S.board = boardState(st, you, S.board);
+  drawPlay();
   $('cube-row').innerHTML = cubeRows(st).map(c => `<li class="${c.owner || 'centre'}${c.out ? ' out' : ''}${c.pending ? ' pending' : ''}" data-cube="${c.member}">` +
     `<span class="cube-face">${c.value}</span> ${esc(c.name)}${c.holder !== c.name ? ` (${esc(c.holder)})` : ''}` +
     ` <small>${c.out ? esc(c.end) : c.owner ? esc(c.owner) + "'s" : 'centred'}${c.stage && !c.out ? ', ' + esc(c.stage) : ''}</small></li>`).join('');
@@ -83,18 +70,6 @@ function render() {
   // cube decisions
   $('actions').innerHTML = decisionButtons(st, you).map((b, i) => `<button type="button" class="button${b.t.startsWith('no_') || b.t === 'drop' ? ' alt' : ''}" data-i="${i}" data-act="${b.t}"${b.d.cube != null ? ` data-cube="${b.d.cube}"` : ''}>${esc(b.label)}</button>`).join('');
   S.buttons = decisionButtons(st, you);
-  // checker plays: the captain moves; members who may consult suggest
-  const moving = canMove(st, you), suggesting = canSuggest(st, you);
-  $('plays').hidden = !(moving || suggesting);
-  if (moving || suggesting) {
-    const choices = playChoices(st);
-    const sel = $('play-select'), keep = sel.value;
-    sel.innerHTML = choices.map((c, i) => `<option value="${i}">${esc(c.text)}</option>`).join('');
-    if (keep && keep < choices.length) sel.value = keep;
-    S.choices = choices;
-  }
-  $('play-move').hidden = !moving;
-  $('play-suggest').hidden = !suggesting;
   // the table
   const seated = (st.seats || []).some(s => s.player === you && s.active);
   const creatorSeated = (st.seats || []).some(s => s.player === st.creator && s.active);
@@ -107,6 +82,41 @@ function render() {
   renderSettle();
   renderRooms(role);
   renderChat();
+}
+
+// -- the board: the play being made ----------------------------------------------------------------
+/** The play goes to the table (the player on roll, once per version) or to the team (a suggestion). */
+function sendPlay(steps) {
+  if (canMove(S.st, S.you)) {
+    if (S.sent !== S.version && act('move', { steps })) S.sent = S.version;
+  } else if (canSuggest(S.st, S.you)) send('suggest', { steps });
+}
+
+const input = boardInput({
+  board: $('board'), dragLayer: $('drag-layer'),
+  get: () => S.board, set: b => { S.board = b; }, render: drawPlay, confirm: sendPlay,
+});
+
+function drawPlay() {
+  const g = S.st && S.st.game, b = S.board;
+  const movable = !!g && canMoveNow(b);
+  $('board').innerHTML = g ? renderBoard({
+    ...playView(b), you: b.you, flipped: false, cursor: input.cursor, dice: g.dice, diceColor: b.turn,
+    lastTurn: !b.partial.length && g.lastPlay && g.lastPlay.length ? { color: g.lastMover === 'box' ? 'white' : 'black', moves: g.lastPlay } : null,
+  }) : '';
+  $('board').classList.toggle('my-move', movable);
+  const moving = movable && canMove(S.st, S.you), passing = movable && mustPass(b);
+  $('plays').hidden = !movable;
+  $('keys-hint').hidden = !movable;
+  $('play-text').innerHTML = !movable ? '' : (b.partial.length ? `<b>${esc(formatSteps(flatPartial(b), b.you))}</b> · ` : '') +
+    esc(moveHint(b, moving ? undefined : 'Suggest it to the team (Enter), or undo.'));
+  $('play-undo').hidden = !b.partial.length;
+  $('play-confirm').hidden = !moving || passing;
+  $('play-suggest').hidden = moving || passing;
+  $('play-pass').hidden = !(moving && passing);
+  const ready = !!completedPlay(b) && S.sent !== S.version;
+  $('play-confirm').disabled = !ready;
+  $('play-suggest').disabled = !ready;
 }
 
 function renderWaiting() {
@@ -165,13 +175,15 @@ $('actions').addEventListener('click', e => {
   const b = e.target.closest('button[data-i]');
   if (b) act(S.buttons[Number(b.dataset.i)].t, S.buttons[Number(b.dataset.i)].d);
 });
-$('play-move').addEventListener('click', () => act('move', { steps: S.choices[Number($('play-select').value)].steps }));
-$('play-suggest').addEventListener('click', () => send('suggest', { steps: S.choices[Number($('play-select').value)].steps }));
+$('play-undo').addEventListener('click', () => input.undo());
+$('play-confirm').addEventListener('click', () => input.confirmPlay());
+$('play-suggest').addEventListener('click', () => input.confirmPlay());
+$('play-pass').addEventListener('click', () => sendPlay([]));
+// A suggested play, clicked, is set out on the board (to confirm, or to change).
 $('suggestions').addEventListener('click', e => {
   const li = e.target.closest('li[data-play]');
-  if (!li || !S.choices) return;
-  const i = S.choices.findIndex(c => c.text === playText(JSON.parse(li.dataset.play)));
-  if (i >= 0) $('play-select').value = String(i);
+  const partial = li && partialFor(S.board, JSON.parse(li.dataset.play));
+  if (partial) { S.board = { ...S.board, partial, selected: null }; drawPlay(); }
 });
 $('start').addEventListener('click', () => send('start'));
 $('restart').addEventListener('click', () => send('restart'));
@@ -196,5 +208,13 @@ $('chat-form').addEventListener('submit', e => {
   if (text) send('chat', { text, room: $('chat-room').value });
   $('chat-input').value = '';
 });
-setInterval(() => send('ping', {}, true), 10000);
-connect();
+
+const socket = openSocket({   // opened last: its frames need the whole page
+  path: `/ws/chouettes/${boot.chouette}/`,
+  version: () => S.version,
+  onFrame: receive,
+  onState(st) {
+    $('banner').hidden = st === 'open' || st === 'connecting';
+    if (st !== 'open') S.sent = null;
+  },
+});

@@ -1,5 +1,6 @@
 // The chouette page's pure part: from the server's state (docs/PROTOCOL.md, "Chouettes")
 // to what the page shows and which buttons it offers. No DOM here (tests/js/chouette.test.mjs).
+import { candidates, canMoveNow, initialState, selectableSources } from './state.mjs';
 
 /** A player's display name from the state's seats. */
 export function nameOf(st, id) {
@@ -93,16 +94,6 @@ export function playText(steps) {
   return steps.length ? steps.map(s => `${s.from}/${s.to}`).join(' ') : '(no move)';
 }
 
-/** The legal plays, one per distinct text (the same play in another order is one choice). */
-export function playChoices(st) {
-  const seen = new Map();
-  for (const steps of (st.game && st.game.legal) || []) {
-    const key = playText(steps);
-    if (!seen.has(key)) seen.set(key, steps);
-  }
-  return [...seen].map(([text, steps]) => ({ text, steps }));
-}
-
 /** Whether ``you`` plays the dice now, and whether you may suggest a play to the team. */
 export function canMove(st, you) {
   const g = st.game;
@@ -112,6 +103,31 @@ export function canMove(st, you) {
 export function canSuggest(st, you) {
   const g = st.game;
   return !!g && g.phase === 'move' && g.onRoll === 'team' && g.roller !== you && g.consult.includes(you);
+}
+
+/**
+ * The board in the game page's shape (state.mjs), so that the player on roll moves the
+ * checkers as in a match (board_input.mjs), and a member who may consult moves them to
+ * suggest a play. ``prev`` (the last board) keeps the checkers moved so far while the
+ * dice and the legal plays stay the same (a settlement offer does not undo them).
+ */
+export function boardState(st, you, prev = null) {
+  const g = st.game;
+  if (!g) return initialState();
+  const p = g.position, side = boardSide(st, you);
+  const mine = canMove(st, you) || canSuggest(st, you);
+  const s = {
+    ...initialState(), game: g.id, version: st.version, phase: g.phase, you: side, actor: mine ? side : null,
+    turn: g.onRoll === 'box' ? 'white' : 'black', turnNumber: g.turnNumber, dice: g.dice,
+    board: p.board.slice(), whiteBar: p.whiteBar, blackBar: p.blackBar, whiteOff: p.whiteOff, blackOff: p.blackOff,
+    legalMoves: mine ? g.legal : [],
+  };
+  if (prev && prev.game === s.game && prev.turnNumber === s.turnNumber && prev.you === s.you && canMoveNow(s)) {
+    s.partial = prev.partial;
+    if (s.partial.length && !candidates(s).length) s.partial = [];
+    if (s.partial === prev.partial && selectableSources(s).includes(prev.selected)) s.selected = prev.selected;
+  }
+  return s;
 }
 
 /** The players the game waits for, by name, and what for. */

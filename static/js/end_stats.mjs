@@ -1,8 +1,9 @@
 // At match end (the end dialog opens, or the page of a finished match loads): the match's
 // analysis statistics, with the worker's live progress until they are ready.
+import { esc } from './lib/dom.mjs';
+
 const box = document.getElementById('aids');
 const dialog = document.getElementById('end-dialog');
-const esc = s => String(s).replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 let started = false;
 
 function place() {

@@ -1,13 +1,12 @@
 // The lobby: open matches and games in progress, live over /ws/lobby/ (docs/PROTOCOL.md).
+import { csrfToken, esc } from './lib/dom.mjs';
+import { openSocket, order } from './lib/socket.mjs';
+
 const open = new Map(), live = new Map();
 const loggedIn = document.getElementById('open-matches').dataset.loggedIn === '1';
 const me = document.querySelector('.whoami')?.textContent.trim();
 const myId = Number(((document.querySelector('a.whoami') || {}).pathname || '').split('/')[2]) || null;
 const statusDot = document.getElementById('lobby-status');
-
-const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-const csrf = () => (document.querySelector('input[name=csrfmiddlewaretoken]') || {}).value ||
-  (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || '';
 
 function describe(m) {
   const r = m.rules || {}, bits = [];
@@ -26,7 +25,7 @@ function render() {
   const rows = [...open.values()].sort((a, b) => b.id - a.id).map(m => {
     const mine = me && m.white && m.white.name === me;
     const action = mine ? `<a class="button small" href="/matches/${m.id}/">Your table</a>`
-      : loggedIn ? `<form method="post" action="/matches/${m.id}/join/" class="inline"><input type="hidden" name="csrfmiddlewaretoken" value="${esc(csrf())}"><button class="button small" type="submit" aria-label="Join match ${m.id} against ${esc(m.white && m.white.name)}">Join</button></form>`
+      : loggedIn ? `<form method="post" action="/matches/${m.id}/join/" class="inline"><input type="hidden" name="csrfmiddlewaretoken" value="${esc(csrfToken())}"><button class="button small" type="submit" aria-label="Join match ${m.id} against ${esc(m.white && m.white.name)}">Join</button></form>`
       : `<a href="/accounts/login/?next=/">Log in to join</a>`;
     return `<tr data-match="${m.id}"><td>${who(m.white)}</td><td>${lengthText(m)}</td><td>${esc(describe(m))}</td><td>${action}</td></tr>`;
   });
@@ -44,8 +43,8 @@ function render() {
 }
 
 // Lobby messages are numbered (docs/PROTOCOL.md): a gap means one was lost, so ask for the
-// whole list; an idle ping carries our number so the server can tell us we are behind.
-let version = null, ws = null, heardAt = Date.now();
+// whole list; the idle ping carries our number so the server can tell us we are behind.
+let version = null;
 function onMessage(msg) {
   if (msg.t === 'lobby') {
     open.clear(); live.clear();
@@ -53,8 +52,9 @@ function onMessage(msg) {
     for (const m of msg.d.live) live.set(m.id, m);
     version = msg.v;
   } else if (msg.t === 'lobby_update' || msg.t === 'lobby_remove') {
-    if (version !== null && msg.v <= version) return;
-    if (version !== null && msg.v !== version + 1) { ws.send(JSON.stringify({ t: 'resync', d: {} })); return; }
+    const where = order(version, msg.v);
+    if (where === 'seen') return;
+    if (where === 'gap') { socket.resync(null, version); return; }
     version = msg.v;
     open.delete(msg.d.id); live.delete(msg.d.id);
     if (msg.t === 'lobby_update') (msg.d.status === 'open' ? open : live).set(msg.d.id, msg.d);
@@ -62,25 +62,18 @@ function onMessage(msg) {
   render();
 }
 
-let delay = 500;
-function connect() {
-  const socket = ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/lobby/`);
-  ws.onopen = () => { delay = 500; statusDot.className = 'live-dot on'; statusDot.title = 'live'; heardAt = Date.now(); };
-  ws.onmessage = e => { heardAt = Date.now(); onMessage(JSON.parse(e.data)); };
-  ws.onclose = () => {
-    if (socket !== ws) return;
-    statusDot.className = 'live-dot off'; statusDot.title = 'reconnecting…';
-    setTimeout(connect, delay); delay = Math.min(delay * 2, 8000);
-  };
-}
-const ping = () => { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ t: 'ping', d: {}, v: version })); };
-setInterval(() => {
-  if (!ws || ws.readyState !== 1) return;
-  if (Date.now() - heardAt > 12000) ws.close();       // silent past two pings: reconnect
-  else if (Date.now() - heardAt > 4000) ping();
-}, 4000);
-document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') ping(); });
-connect();
+const socket = openSocket({
+  path: '/ws/lobby/',
+  ping: () => ({ t: 'ping', d: {}, v: version }),
+  pingEvery: 4000,   // a ping after 4 s of silence (the lobby is the busiest page): dead after 12 s
+  onFrame: onMessage,
+  onState(st) {
+    if (st === 'connecting') return;   // the page says so already
+    const on = st === 'open';
+    statusDot.className = `live-dot ${on ? 'on' : 'off'}`;
+    statusDot.title = on ? 'live' : 'reconnecting…';
+  },
+});
 
 // Money-only options are shown only for money sessions.
 const form = document.getElementById('new-match');

@@ -1,4 +1,5 @@
 // The game page's options, sounds and your-turn notice (used by game.mjs).
+import { csrfToken } from './lib/dom.mjs';
 
 /**
  * The options: the player's settings (stored on the profile, /settings/, given in the page's
@@ -17,8 +18,7 @@ export function loadOptions(boot) {
 export function saveOption(boot, opts, name, onFail) {
   if (!boot.loggedIn) { localStorage.setItem('bg-prefs', JSON.stringify(opts)); return; }
   const change = name === 'flip' ? { home: opts.flip ? 'left' : 'right' } : { [name]: opts[name] };
-  const csrf = (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || '';
-  fetch('/settings.json', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-CSRFToken': csrf },
+  fetch('/settings.json', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-CSRFToken': csrfToken() },
     body: JSON.stringify(change) }).then(r => { if (!r.ok) onFail(); }, onFail);
 }
 

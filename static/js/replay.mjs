@@ -1,9 +1,9 @@
 // The replay viewer: steps through a finished game's events (GET /games/<id>/replay.json).
 import { renderBoard } from './board.mjs';
+import { cap, esc } from './lib/dom.mjs';
 
 const root = document.getElementById('replay'), board = document.getElementById('board'), what = document.getElementById('what');
 let steps = [], i = 0;
-const cap = c => (c ? c[0].toUpperCase() + c.slice(1) : '');
 
 function label(step) {
   const d = step.d || {}, who = cap(d.color);
@@ -40,7 +40,7 @@ function renderList() {
   let n = 0;
   document.getElementById('replay-moves').innerHTML = steps.map((s, k) => {
     const turn = s.d && s.d.color && ['move', 'double', 'take', 'drop', 'resign', 'forfeit'].includes(s.t);
-    return `<li data-step="${k}"${turn ? ` value="${++n}"` : ' class="info"'}><button type="button">${label(s).replace(/[&<>]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c])}</button></li>`;
+    return `<li data-step="${k}"${turn ? ` value="${++n}"` : ' class="info"'}><button type="button">${esc(label(s))}</button></li>`;
   }).join('');
 }
 document.getElementById('replay-moves').addEventListener('click', e => {

@@ -4,6 +4,8 @@
 // state; the selection helpers turn the server's legalMoves into what may be
 // clicked now. The client never computes rules: it filters the server's list.
 
+import { cap } from './lib/dom.mjs';
+
 export const OTHER = { white: 'black', black: 'white' };
 const RESIGN_NAMES = { 1: 'single', 2: 'gammon', 3: 'backgammon' };
 
@@ -377,7 +379,6 @@ function applySummary(s, st) {
 export function fold(state, messages) { return messages.reduce(reduce, state); }
 
 // -- text ----------------------------------------------------------------------------------------
-const cap = c => c ? c[0].toUpperCase() + c.slice(1) : '';
 
 /** A sentence describing the board for screen readers. */
 export function describe(state) {

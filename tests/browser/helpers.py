@@ -62,10 +62,26 @@ def wait_version(page, version, timeout=10_000):
     page.wait_for_function(f"() => window.bg && bg.state.version >= {version}", timeout=timeout)
 
 
-def click_play(page, play):
-    """Play ``play`` by clicking: each step's checker, then its highlighted target; then Confirm."""
-    for step in play:
+def click_steps(page, steps):
+    """Make ``steps`` on the board by clicking: each step's checker, then its highlighted target."""
+    for step in steps:
         page.click(f'#board [data-hit="{step["from"]}"]')
         page.wait_for_selector(f'#board .target[data-target="{step["to"]}"]')
         page.click(f'#board [data-hit="{step["to"]}"]')
+
+
+def click_play(page, play):
+    """Play ``play`` by clicking each step's checker, then its highlighted target; then Confirm."""
+    click_steps(page, play)
     page.click('[data-act="confirm"]:not([disabled])')
+
+
+def drag_checker(page, source, target):
+    """Drag the checker on point ``source`` to point ``target`` with the mouse."""
+    def centre(point):
+        box = page.locator(f'#board [data-hit="{point}"]').bounding_box()
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(*centre(source))
+    page.mouse.down()
+    page.mouse.move(*centre(target), steps=8)
+    page.mouse.up()

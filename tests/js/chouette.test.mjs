@@ -4,9 +4,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  roleOf, boardSide, lineRows, cubeRows, decisionButtons, playChoices, canMove, canSuggest, waitingFor,
+  roleOf, boardSide, boardState, lineRows, cubeRows, decisionButtons, canMove, canSuggest, waitingFor,
   settleableCubes, offersFor, secondsLeft, statusText,
 } from '../../static/js/chouette_state.mjs';
+import { canMoveNow, completedPlay, selectableSources } from '../../static/js/state.mjs';
+import { clickPoint, usedDice } from '../../static/js/play.mjs';
 
 const fx = JSON.parse(readFileSync(new URL('./fixtures/chouette.json', import.meta.url)));
 
@@ -26,10 +28,40 @@ test('the captain moves with the legal plays, a member without a turned cube can
   assert.ok(canMove(st, 2));
   assert.ok(!canMove(st, 3));
   assert.ok(!canSuggest(st, 3));  // rule 2: his cube is not turned
-  const choices = playChoices(st);
-  assert.ok(choices.length > 0 && choices.length <= st.game.legal.length);
-  assert.equal(new Set(choices.map(c => c.text)).size, choices.length);
   assert.match(statusText(st, 2), /team .* on roll, to play 3-1\. You are captain/);
+});
+
+test('the captain moves the team\'s checkers on the board, from the legal plays', () => {
+  const st = fx.move;   // the team (Black) plays an opening 3-1
+  const board = boardState(st, 2);
+  assert.equal(board.you, 'black');
+  assert.ok(canMoveNow(board));
+  assert.deepEqual(board.legalMoves, st.game.legal);
+  assert.deepEqual(new Set(selectableSources(board)), new Set([1, 12, 17, 19]));   // its 24, 13, 8 and 6
+  // 8/5 6/5 in Black's numbering is 17/20 19/20 on the absolute board
+  let s = clickPoint(clickPoint(board, 17).state, 20).state;
+  assert.deepEqual(usedDice(s), [true, false]);
+  s = clickPoint(clickPoint(s, 19).state, 20).state;
+  const play = completedPlay(s);
+  assert.ok(st.game.legal.includes(play), 'the captain sends {steps: play}, one of the legal plays');
+  // The crew member and the box see the board but move nothing.
+  for (const you of [1, 3, null]) {
+    const other = boardState(st, you);
+    assert.equal(canMoveNow(other), false);
+    assert.deepEqual(other.legalMoves, []);
+  }
+  assert.equal(boardState(st, 1).you, 'white');
+});
+
+test('the checkers moved so far stay while the turn lasts, and go with it', () => {
+  const st = fx.move;
+  const moved = clickPoint(clickPoint(boardState(st, 2), 17).state, 20).state;
+  const later = { ...st, version: st.version + 1 };   // e.g. a settlement offered meanwhile
+  assert.deepEqual(boardState(later, 2, moved).partial, moved.partial);
+  const next = { ...st, game: { ...st.game, turnNumber: st.game.turnNumber + 1 } };
+  assert.deepEqual(boardState(next, 2, moved).partial, []);
+  const other = { ...st, game: { ...st.game, legal: [[{ from: 1, to: 4 }, { from: 1, to: 2 }]] } };
+  assert.deepEqual(boardState(other, 2, moved).partial, [], 'no legal play goes on from them');
 });
 
 test('a double to every member: each sees his own take/drop/beaver, the box none', () => {

@@ -1,0 +1,31 @@
+// Small helpers the pages share. Nothing here touches the page when imported, so the pure
+// modules (state.mjs, analysis_core.mjs) use them under node too.
+
+const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text made safe inside HTML, in an element or in a quoted attribute (null and undefined: ''). */
+export const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ESCAPES[c]);
+
+/** "white" -> "White". */
+export const cap = c => (c ? c[0].toUpperCase() + c.slice(1) : '');
+
+/** The element with this id. */
+export const $ = id => document.getElementById(id);
+
+/** The CSRF token Django wants on a POST: the page's form field, else the cookie. */
+export function csrfToken() {
+  const field = document.querySelector('input[name=csrfmiddlewaretoken]');
+  return (field && field.value) || (document.cookie.match(/(?:^|; )csrftoken=([^;]+)/) || [])[1] || '';
+}
+
+/** A toast in ``el`` (``role="alert"``): ``show(text, code)`` shows it for ``ms``, then hides it. */
+export function toaster(el, ms) {
+  let timer = null;
+  return (text, code = '') => {
+    el.textContent = text;
+    el.dataset.code = code;
+    el.hidden = false;
+    clearTimeout(timer);
+    timer = setTimeout(() => { el.hidden = true; }, ms);
+  };
+}
