@@ -15,7 +15,7 @@ GAMES = Path(__file__).resolve().parents[1] / "games"
 
 # Layers, lowest first; a module may import only from its own layer or lower ones.
 LAYERS = [
-    {"engine", "actions", "jsonsafe", "dice", "dice_stats", "errors"},
+    {"engine", "tournament", "actions", "jsonsafe", "dice", "dice_stats", "errors"},  # tournament: pure formats and pairings
     {"models", "prepared", "dbcall", "text", "clock", "ratings", "bots", "redact"},  # bots: pure strategies (engine in, play out)
     {"serializers", "chouette_view", "events", "replay", "export", "interchange", "analysis", "verify"},
     {"selectors", "visibility", "analysis_reads", "services", "layers", "realtime"},
