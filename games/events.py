@@ -90,22 +90,51 @@ def frame(env: Envelope, viewer: str | None, common: str | None = None) -> str:
 
 
 
+@dataclass(frozen=True)
+class BotTurn:
+    """A house bot must act in a match game at ``version`` (the workers play it)."""
+
+    game: int
+    version: int
+    level: str
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A match game's clock runs out at ``at`` unless it moves past ``version``."""
+
+    game: int
+    version: int
+    at: object  # datetime
+
+
+@dataclass(frozen=True)
+class ChouetteWork:
+    """After a chouette action: house bots that must decide, and when the pending cube
+    decisions time out (None: no deadline)."""
+
+    chouette: int
+    version: int
+    bots: bool
+    deadline: object | None = None  # datetime
+
+
 @dataclass
 class Batch:
-    """Everything one committed transaction publishes for one match."""
+    """Everything one committed transaction publishes, for one match or one chouette: the
+    events for its channel-layer ``group``, the notices (chat, presence), the lobby message
+    when the lobby entry changed, and the work it leaves to the workers (typed: one of
+    :class:`BotTurn`, :class:`Deadline`, :class:`ChouetteWork`)."""
 
-    match: int
+    group: str
     events: list = field(default_factory=list)  # Envelopes, in order (games in number order)
     lobby: dict | None = None  # a lobby message, when the match's lobby entry changed
-    bot: tuple | None = None  # (game id, version, level) when a house bot must act next
-    deadline: tuple | None = None  # (game id, version, datetime) when a clock now runs
-    notices: list = field(default_factory=list)  # match messages: {"t", "d", ...} (chat, presence...)
-    group: str | None = None  # the channel group, when not the match's (a chouette's)
-    chouette: tuple | None = None  # (chouette id, version, bots to act?, deadline or None)
+    notices: list = field(default_factory=list)  # {"t", "d", ...}: chat, presence...
+    work: list = field(default_factory=list)  # BotTurn, Deadline, ChouetteWork
 
     @property
-    def target(self) -> str:
-        return self.group or match_group(self.match)
+    def target(self) -> str:  # the one place a batch's group is read (games.realtime.bridge)
+        return self.group
 
 
 def add_listener(listener) -> None:
@@ -125,7 +154,7 @@ def dispatch(batch: Batch) -> None:
         try:
             listener(batch)
         except Exception:  # a broken listener must not break the others
-            logger.exception("event listener %r failed for match %s", listener, batch.match)
+            logger.exception("event listener %r failed for %s", listener, batch.group)
 
 
 def publish_on_commit(batch: Batch) -> None:
@@ -133,6 +162,6 @@ def publish_on_commit(batch: Batch) -> None:
     transaction.on_commit(lambda: dispatch(batch))
 
 
-def notice_on_commit(match_id: int, message: dict) -> None:
-    """Publish a match message that is not a game event (chat, presence) after commit."""
-    publish_on_commit(Batch(match=match_id, notices=[message]))
+def notice_on_commit(group: str, message: dict) -> None:
+    """Publish a message that is not a game event (chat, presence) to ``group`` after commit."""
+    publish_on_commit(Batch(group=group, notices=[message]))

@@ -2,13 +2,15 @@
 
 from django.urls import path
 
-from games.consumers import chouette as chouette_consumers, game as consumers
+from games.consumers.chouette import ChouetteConsumer
 from games.consumers.echo import bench_urlpatterns
+from games.consumers.game import GameConsumer
+from games.consumers.lobby import LobbyConsumer
 
 websocket_urlpatterns = [
-    path("ws/games/<int:game_id>/", consumers.GameConsumer.as_asgi()),
-    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
-    path("ws/chouettes/<int:chouette_id>/", chouette_consumers.ChouetteConsumer.as_asgi()),
+    path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/chouettes/<int:chouette_id>/", ChouetteConsumer.as_asgi()),
 ]
 
 # /ws/bench/echo/ for bench/ws_bench.py, only when GAMES_BENCH_ECHO=1.

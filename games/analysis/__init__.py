@@ -2,8 +2,10 @@
 
 Plain data in, JSON-ready dicts out; the JSON shape is ``docs/ANALYSIS.md``.
 
->>> from games.analysis import analyse_game, analyse_match, match_summary   # doctest: +SKIP
->>> game = analyse_game(events, ply=2, progress=lambda f, msg: None)      # doctest: +SKIP
+Usage::
+
+    from games.analysis import analyse_game, analyse_match, match_summary
+    game = analyse_game(events, ply=2, progress=lambda f, msg: None)
 
 * :func:`analyse_game` / :func:`analyse_match` / :func:`match_summary` -- every decision
   of a game (checker plays, cube decisions, luck), per-player statistics (error rate,
@@ -12,10 +14,10 @@ Plain data in, JSON-ready dicts out; the JSON shape is ``docs/ANALYSIS.md``.
 * :mod:`games.analysis.sage_eval` is the only module that knows bgsage.
 """
 
-from games.analysis.errors import AnalysisError
-from games.analysis.game import ALTERNATIVES, DEFAULT_PLY, FORMAT, analyse_game, analyse_match, match_summary
-from games.analysis.hints import HINT_PLY, check_cube, check_play, hint
-from games.analysis.marks import is_close_cube, luck_mark, rating, skill_mark
+from .errors import AnalysisError
+from .game import ALTERNATIVES, DEFAULT_PLY, FORMAT, analyse_game, analyse_match, match_summary
+from .hints import HINT_PLY, check_cube, check_play, hint
+from .marks import is_close_cube, luck_mark, rating, skill_mark
 
 __all__ = [
     "AnalysisError", "ALTERNATIVES", "DEFAULT_PLY", "FORMAT", "HINT_PLY",

@@ -21,10 +21,10 @@ from games.engine.gnubgid import state_ids
 from games.engine.notation import format_play
 from games.engine.replay import replay_steps
 
-from games.analysis.context import cube_available, cube_context
-from games.analysis.errors import AnalysisError
-from games.analysis.marks import CLOSE_CUBE, LUCK, SKILL, is_close_cube, luck_mark, skill_mark
-from games.analysis.stats import add_decision, merge, new_raw, summary
+from .context import cube_available, cube_context
+from .errors import AnalysisError
+from .marks import CLOSE_CUBE, LUCK, SKILL, is_close_cube, luck_mark, skill_mark
+from .stats import add_decision, merge, new_raw, summary
 
 __all__ = ["analyse_game", "analyse_match", "match_summary", "FORMAT", "DEFAULT_PLY", "ALTERNATIVES"]
 
@@ -229,7 +229,7 @@ class _GameAnalyser:
 
 
 def _engine_block(ply: int, evaluator) -> dict:
-    from games.analysis import sage_eval  # noqa: PLC0415 - only for the description
+    from . import sage_eval  # noqa: PLC0415 - only for the description
 
     info = sage_eval.engine_info() if evaluator is None or isinstance(evaluator, sage_eval.SageEvaluator) else {
         "name": type(evaluator).__name__, "version": None}
@@ -248,7 +248,7 @@ def analyse_game(events: list, *, ply: int = DEFAULT_PLY, progress: Progress | N
     ``engine_unavailable``).
     """
     if evaluator is None:
-        from games.analysis.sage_eval import evaluator as sage_evaluator  # noqa: PLC0415
+        from .sage_eval import evaluator as sage_evaluator  # noqa: PLC0415
 
         evaluator = sage_evaluator(ply)
     started = time.perf_counter()

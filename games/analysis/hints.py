@@ -20,9 +20,9 @@ from games.engine.moves import check_play as engine_check_play
 from games.engine.notation import format_play
 from games.engine.position import other
 
-from games.analysis.context import cube_available, cube_context
-from games.analysis.errors import AnalysisError
-from games.analysis.marks import skill_mark
+from .context import cube_available, cube_context
+from .errors import AnalysisError
+from .marks import skill_mark
 
 __all__ = ["HINT_PLY", "hint", "check_play", "check_cube"]
 
@@ -32,7 +32,7 @@ HINT_PLY = 1
 def _evaluator(ply, evaluator):
     if evaluator is not None:
         return evaluator
-    from games.analysis.sage_eval import evaluator as sage_evaluator  # noqa: PLC0415
+    from .sage_eval import evaluator as sage_evaluator  # noqa: PLC0415
 
     return sage_evaluator(ply)
 

@@ -31,10 +31,10 @@ import os
 import threading
 from dataclasses import dataclass
 
-from games.analysis.sage import board_for, sage_module
+from .sage import board_for, sage_module
 
-from games.analysis.context import CubeContext
-from games.analysis.errors import AnalysisError
+from .context import CubeContext
+from .errors import AnalysisError
 
 __all__ = ["SageEvaluator", "Candidate", "CubeEval", "evaluator", "available", "engine_info", "FILTERS"]
 

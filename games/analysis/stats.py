@@ -21,7 +21,7 @@ analyses without analysing anything again (:func:`summary`).
 
 from __future__ import annotations
 
-from games.analysis.marks import rating
+from .marks import rating
 
 __all__ = ["new_raw", "add_decision", "merge", "summary"]
 

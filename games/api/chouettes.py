@@ -110,11 +110,11 @@ def chouette_actions(request, chouette_id):
     kind = data.pop("type", None)
     version = data.pop("version", None)
     try:
-        fields = actions.chouette_fields(kind, data)
+        spec = actions.lookup(kind, actions.CHOUETTE)
     except actions.UnknownAction:
         raise ApiError(400, "bad_action", f"'type' must be one of {', '.join(actions.CHOUETTE_ACTIONS)}.") from None
-    allowed = actions.CHOUETTE_ACTIONS[kind]
-    extra = sorted(k for k in data if actions.CHOUETTE_FIELD_ALIASES.get(k, k) not in allowed)
+    fields = spec.take_fields(data)
+    extra = sorted(k for k in data if not spec.accepts(k))
     if extra:
         raise ApiError(400, "unknown_field", f"'{extra[0]}' does not belong to a {kind!r} action.")
     if version is not None and (type(version) is not int or version < 0):

@@ -18,9 +18,9 @@ Module functions take the level first::
     decide("expert", game_state.to_dict(), match_state.to_dict())
 """
 
-from games.bots.decide import decide
-from games.bots.levels import DEFAULT_LEVEL, LEVELS, LEVELS_BY_NAME, Level, get_level
-from games.bots.strategy import BEAVER, DROP, TAKE, Bot, get_bot
+from .decide import decide
+from .levels import DEFAULT_LEVEL, LEVELS, LEVELS_BY_NAME, Level, get_level
+from .strategy import BEAVER, DROP, TAKE, Bot, get_bot
 
 
 def choose_play(level, state_or_position, dice=None, match_state=None, salt: str = ""):

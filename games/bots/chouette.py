@@ -10,7 +10,7 @@ never hold the game up).
 from __future__ import annotations
 
 from games.engine.chouette import BOX_COLOR, TEAM_COLOR
-from games.bots.heuristics import win_probability
+from .heuristics import win_probability
 
 DOUBLE_AT, TAKE_AT, BUY_AT, BUY_ALL_AT = 0.68, 0.25, 0.50, 0.35
 
@@ -22,7 +22,7 @@ def _chances(game, player) -> float:
 
 def decide(level: str, game, player) -> tuple:
     """``(action, fields)`` for ``player``, the first of his pending decisions (None: none)."""
-    from games.bots import choose_play
+    from . import choose_play
 
     for p in game.pending():
         if p.player != player:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from games.engine import CUBE_OFFERED, MOVE, RESIGN_OFFERED, TURN, GameState, MatchState
 
-from games.bots.strategy import get_bot
+from .strategy import get_bot
 
 
 def decide(level, game_state_dict: dict, match_state_dict: dict | None = None) -> dict:

@@ -18,7 +18,7 @@ import numpy as np
 
 from games.engine.position import WHITE
 
-from games.bots.pubeval_weights import WC, WR
+from .pubeval_weights import WC, WR
 
 WIN_SCORE = 99999999.0  # the original's score for bearing off the last checker
 

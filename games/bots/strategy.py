@@ -14,10 +14,10 @@ import numpy as np
 from games.engine import GameState, legal_plays
 from games.engine.position import other
 
-from games.bots import heuristics, pubeval
+from . import heuristics, pubeval
 from games.analysis import sage
-from games.bots.levels import PUBEVAL, RANDOM, SAGE, Level, get_level
-from games.bots.seeding import position_seed
+from .levels import PUBEVAL, RANDOM, SAGE, Level, get_level
+from .seeding import position_seed
 
 TAKE, DROP, BEAVER = "take", "drop", "beaver"
 

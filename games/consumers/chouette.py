@@ -11,17 +11,15 @@ plays reach only the current game's team. The protocol is docs/PROTOCOL.md, "Cho
 from __future__ import annotations
 
 
-from games.selectors import chouettes as chouette_view
-from games.realtime import delivery
-from games.selectors.players import player_of
-from games import services
-from games.engine.actions import UnknownAction, chouette_fields
-from games.consumers.game import MAX_REPLAY, Flood, _Base, since_of
+from games import conf, services
+from games.consumers.base import MAX_REPLAY, Flood, SocketConsumer, since_of
 from games.db.calls import db
-from games.events import chouette_group
-from games.models import Chouette, ChouetteChat, ChouetteGame, ChouetteSeat, Player
-from games.realtime.bridge import ANYONE
-from games import conf
+from games.engine.actions import CHOUETTE, UnknownAction, lookup
+from games.events import chouette_group, dumps, frame
+from games.models import Chouette, ChouetteChat, ChouetteGame, ChouetteSeat
+from games.realtime import delivery
+from games.selectors import chouettes as chouette_view
+from games.selectors.players import player_of
 
 TABLE_ACTIONS = {
     "start": services.chouette_start,
@@ -30,7 +28,9 @@ TABLE_ACTIONS = {
 }
 
 
-class ChouetteConsumer(_Base):
+class ChouetteConsumer(SocketConsumer):
+    """One socket on one chouette: the same base, frames and catch-up as a match's socket."""
+
     chouette_id = None
     sent = 0
 
@@ -44,7 +44,7 @@ class ChouetteConsumer(_Base):
         self.chouette_id, self.player_id = seen
         await self.accept()
         await self.channel_layer.group_add(chouette_group(self.chouette_id), self.channel_name)
-        await self._catch_up(since, with_chat=True)
+        await self.catch_up(since, with_chat=True)
         delivery.watch_chouette(self)
         await db(services.chouette_presence,
                  chouette_id=self.chouette_id, player_id=self.player_id, here=True)
@@ -73,34 +73,22 @@ class ChouetteConsumer(_Base):
         c = Chouette.objects.get(pk=self.chouette_id)
         out = []
         if since is not None and 0 <= since < c.version and c.version - since <= MAX_REPLAY:
-            out.extend(chouette_view.events_since(c, since))
-        out.append({"t": "snapshot", "v": c.version, "d": chouette_view.snapshot(c, self.player_id)})
+            out.extend(frame(env, None) for env in chouette_view.events_since(c, since))
+        out.append(dumps({"t": "snapshot", "v": c.version, "d": chouette_view.snapshot(c, self.player_id)}))
         if with_chat:
-            out.append({"t": "chat_history", "v": None,
-                        "d": {"messages": chouette_view.chat_recent(c, self.player_id)}})
+            out.append(dumps({"t": "chat_history", "v": None,
+                              "d": {"messages": chouette_view.chat_recent(c, self.player_id)}}))
         return c.version, out
 
-    async def _catch_up(self, since, with_chat=False):
+    async def catch_up(self, since, with_chat=False):
         version, frames = await db(self._missing, since, with_chat)
-        for frame in frames:
-            await self.send_json(frame)
+        for text in frames:
+            await self.send(text_data=text)
         self.sent = version
 
     # -- from the channel layer -------------------------------------------------------------------
     async def match_events(self, message):
-        frames = message["views"].get(str(self.player_id)) or message["views"][ANYONE]
-        for (_game, version, _kind), frame in zip(message["index"], frames):
-            if version <= self.sent:
-                continue
-            if version != self.sent + 1:
-                await self._catch_up(self.sent)
-                continue
-            await self.send(text_data=frame)
-            self.sent = version
-
-    async def delivery_check(self, message):
-        """The process's delivery check saw the database ahead of this socket."""
-        await self._catch_up(self.sent)
+        await self.forward(message, str(self.player_id))
 
     def _may_read(self, data) -> bool:
         if data["room"] == ChouetteChat.SPECTATORS:
@@ -123,49 +111,41 @@ class ChouetteConsumer(_Base):
     # -- from the client ----------------------------------------------------------------------------
     async def handle(self, kind, data, version, game):
         if kind == "ping":
-            await self.send_json({"t": "pong", "v": None, "d": {"v": self.sent}})
-            if type(version) is int and version < self.sent:
-                await self._catch_up(version)
+            await self.answer_ping(version, self.sent)
         elif kind == "resync":
             since = data.get("v")
-            await self._catch_up(since if type(since) is int else None, with_chat=True)
+            await self.catch_up(since if type(since) is int else None, with_chat=True)
         elif self.player_id is None:
             await self.error("spectator", "Log in to take part.", re=kind)
         elif kind == "chat":
-            await self._call(kind, services.chouette_chat, limit=self.chat_flood, player="fresh",
+            await self.call(kind, services.chouette_chat, limit=self.chat_flood, player="fresh",
                              text=data.get("text"), room=data.get("room"))
         elif kind == "suggest":
             steps = data.get("steps", data.get("moves"))
-            await self._call(kind, services.chouette_suggest, limit=self.chat_flood, player="fresh", steps=steps)
+            await self.call(kind, services.chouette_suggest, limit=self.chat_flood, player="fresh", steps=steps)
         elif kind == "join":
-            await self._call(kind, services.chouette_join, player="fresh", snapshot=True)
+            await self.call(kind, services.chouette_join, player="fresh", snapshot=True)
         elif kind == "add_bot":
-            await self._call(kind, services.chouette_add_bot, player="fresh",
+            await self.call(kind, services.chouette_add_bot, player="fresh",
                              level=data.get("level", "beginner"))
         elif kind in TABLE_ACTIONS:
-            await self._call(kind, TABLE_ACTIONS[kind], player="fresh")
+            await self.call(kind, TABLE_ACTIONS[kind], player="fresh")
         else:
             await self._action(kind, data, version)
 
     async def _action(self, kind, data, version):
         try:
-            fields = chouette_fields(kind, data)
+            fields = lookup(kind, CHOUETTE).take_fields(data)
         except UnknownAction:
             await self.error("unknown_type", f"Unknown message type {kind!r}.", re=kind)
             return
         if type(version) is not int:
             await self.error("bad_version", "Send the version you have seen as 'v'.", re=kind)
             return
-        await self._call(kind, services.chouette_act, snapshot=True, player=self.player_id,
+        await self.call(kind, services.chouette_act, snapshot=True, player=self.player_id,
                          action=kind, expected_version=version, **fields)
 
-    def _run(self, service, kwargs):
-        if kwargs.get("player") == "fresh":
-            kwargs["player"] = Player.objects.get(pk=self.player_id)
-        kwargs.setdefault("chouette_id", self.chouette_id)
-        return service(**kwargs)
-
-    async def refused(self):
-        await self._catch_up(None)
+    def service_kwargs(self) -> dict:
+        return {"chouette_id": self.chouette_id}
 
 __all__ = ["ChouetteConsumer"]

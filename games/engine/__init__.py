@@ -10,7 +10,7 @@ server, a bot or a test needs to know about the rules is here.
 (7, True)
 """
 
-from games.engine.errors import (
+from .errors import (
     EngineError,
     IdError,
     IllegalAction,
@@ -19,7 +19,7 @@ from games.engine.errors import (
     InvalidPosition,
     NotationError,
 )
-from games.engine.game import (
+from .game import (
     CUBE_OFFERED,
     MOVE,
     OPENING,
@@ -30,8 +30,8 @@ from games.engine.game import (
     GameRules,
     GameState,
 )
-from games.engine.match import UNLIMITED, MatchRules, MatchState
-from games.engine.moves import (
+from .match import UNLIMITED, MatchRules, MatchState
+from .moves import (
     BAR,
     OFF,
     Play,
@@ -42,10 +42,10 @@ from games.engine.moves import (
     legal_plays,
     plays_json,
 )
-from games.engine.notation import format_play, parse_play
-from games.engine.position import BLACK, WHITE, Position, other
-from games.engine.scoring import points_for, win_kind
-from games.engine.chouette import ChouetteGame, ChouetteResult, ChouetteRules, ChouetteSession, Seating, seat
+from .notation import format_play, parse_play
+from .position import BLACK, WHITE, Position, other
+from .scoring import points_for, win_kind
+from .chouette import ChouetteGame, ChouetteResult, ChouetteRules, ChouetteSession, Seating, seat
 
 __all__ = [
     "EngineError", "IdError", "IllegalAction", "IllegalPlay", "InvalidPlay", "InvalidPosition", "NotationError",

@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 import sys
 
-from games.engine.errors import EngineError
-from games.engine.moves import legal_move_lists
-from games.engine.position import Position
+from .errors import EngineError
+from .moves import legal_move_lists
+from .position import Position
 
 USAGE = "usage: python -m games.engine plays  < positions.jsonl > plays.jsonl"
 MAX_LINE = 1024 * 1024

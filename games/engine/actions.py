@@ -1,19 +1,28 @@
-"""The vocabulary of game actions: one table, read by every adapter.
+"""The vocabulary of player actions: one registry, read by every adapter, for matches and
+chouettes alike.
 
-Each :class:`Action` names a player action, the fields a client sends with it, the engine
-call that performs it and the event it writes (with that event's payload). The websocket
-consumer, the bot API, the house bots, the services and the replay of stored events all
-look actions up here; nobody keeps a table of their own. The bot API's names from seed 000
-(``accept``, ``reject``) are aliases (:data:`ALIASES`).
+Each :class:`Action` names a player action of one kind of table (:data:`MATCH` or
+:data:`CHOUETTE`), the fields a client sends with it, whether the server rolls for it,
+whether several players may send it at the same moment (``unordered``: an answer to a
+double, a settlement), and the payload of the event it writes. The engine plays it through
+the one surface both games share, ``state.apply(name, actor, **fields)``
+(``games.engine.surface``, ``games.engine.chouette.surface``). The websocket consumers, the
+bot API, the house bots, the services and the replay of stored events all look actions up
+here; nobody keeps a table of their own. Old client names are aliases: seed 000's
+``accept``/``reject`` for resignations, and ``moves`` for a chouette move's ``steps``.
 
 Pure: the engine and the standard library only.
 
->>> ACTIONS["move"].fields
+>>> lookup("move").fields
 ('moves',)
 >>> lookup("accept").name
 'resign_accept'
->>> sorted(ACTIONS) == sorted(name for name in ACTIONS if lookup(name).name == name)
-True
+>>> lookup("take", CHOUETTE).unordered, lookup("move", CHOUETTE).take_fields({"moves": []})
+(True, {'steps': []})
+>>> lookup("buy")
+Traceback (most recent call last):
+...
+games.engine.actions.UnknownAction: buy
 """
 
 from __future__ import annotations
@@ -21,10 +30,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from games.engine import CUBE_OFFERED, MOVE, RESIGN_OFFERED, TURN, GameRules, GameState, Position
-from games.engine.notation import format_play
-from games.engine.scoring import LEVEL_OF_KIND
+from . import GameRules, GameState, Position
+from .chouette import ACTIONS as CHOUETTE_SURFACE
+from .notation import format_play
+from .scoring import LEVEL_OF_KIND
+from .surface import ACTIONS as MATCH_SURFACE
 
+MATCH, CHOUETTE = "match", "chouette"
 
 
 class UnknownAction(LookupError):
@@ -39,37 +51,58 @@ class MissingField(ValueError):
 
 @dataclass(frozen=True)
 class Action:
-    """One player action.
+    """One player action of one kind of table.
 
-    ``run(state, colour, fields)`` is the engine call (``fields`` holds the action's fields
-    by name, and ``dice`` for a roll: the services supply those); ``payload(before, after,
-    colour, fields)`` the written event's payload besides ``color``. The event type is the
-    action's name.
+    ``fields`` are the engine's names of the fields a client may send (``required`` the
+    ones it must); ``aliases`` maps a client's older name of a field to the engine's.
+    ``payload(before, after, actor, fields)`` is the written event's payload (besides the
+    actor); the event type is the action's name.
     """
 
     name: str
-    run: Callable
-    phases: tuple  # the phases of the game in which the action may be played
+    table: str
     fields: tuple = ()
+    required: tuple = ()
+    rolls: bool = False  # the server rolls the dice and passes them as fields["dice"]
+    unordered: bool = False  # a stale version does not refuse it (the engine refuses one that no longer applies)
+    aliases: tuple = ()  # ((client name, engine name), ...)
     payload: Callable | None = None
-    rolls: bool = False  # the services roll the dice and pass them as fields["dice"]
+    phases: tuple = ()  # a match action: the phases of the game in which it may be played
 
     def take_fields(self, data: dict) -> dict:
-        """The action's fields from a client's ``data`` (:class:`MissingField` when one is absent)."""
+        """The action's fields from a client's ``data`` (unknown keys are dropped;
+        :class:`MissingField` when a required one is absent)."""
+        names = dict(self.aliases)
         out = {}
-        for name in self.fields:
-            if name not in data:
-                raise MissingField(self.name, name)
-            out[name] = data[name]
+        for key, value in data.items():
+            key = names.get(key, key)
+            if key in self.fields and not (self.rolls and key == "dice"):
+                out[key] = value
+        if self.table == MATCH:  # a chouette's engine refuses a missing field itself (missing_field)
+            for name in self.required:
+                if name not in out and not (self.rolls and name == "dice"):
+                    raise MissingField(self.name, name)
         return out
 
-    def event_payload(self, before: GameState, after: GameState, color: str, fields: dict) -> dict:
-        extra = self.payload(before, after, color, fields) if self.payload else {}
-        return {"color": color, **extra}
+    def accepts(self, key: str) -> bool:
+        """Whether a client may send field ``key`` (or one of its aliases) with this action."""
+        key = dict(self.aliases).get(key, key)
+        return key in self.fields and not (self.rolls and key == "dice")
+
+    def run(self, state, actor, fields: dict):
+        """The engine's state after the action (``fields`` by engine name, ``dice`` for a roll)."""
+        return state.apply(self.name, actor, **{k: v for k, v in fields.items() if k in self.fields})
+
+    def event_payload(self, before, after, actor, fields: dict) -> dict:
+        extra = self.payload(before, after, actor, fields) if self.payload else {}
+        return {"color": actor, **extra} if self.table == MATCH else extra
 
     def replay(self, state: GameState, payload: dict) -> GameState:
-        """Apply a stored event of this action to ``state``."""
+        """Apply a stored match event of this action to ``state``."""
         return self.run(state, payload["color"], payload)
+
+
+# -- what the events of a match say ------------------------------------------------------------
 
 
 def _move_payload(before, after, color, fields):
@@ -81,46 +114,83 @@ def _cube_value(before, after, color, fields):
     return {"cubeValue": after.cube_value}
 
 
-def _resign_level(before, after, color, fields):
-    return {"level": LEVEL_OF_KIND[after.result.kind]}
+_MATCH_PAYLOADS = {
+    "roll": lambda b, a, c, f: {"dice": list(a.dice), "counter": f["counter"], "auto": f.get("auto", False)},
+    "move": _move_payload,
+    "double": lambda b, a, c, f: {"cubeValue": b.cube_value * 2},
+    "take": _cube_value,
+    "beaver": _cube_value,
+    "raccoon": _cube_value,
+    "resign_offer": lambda b, a, c, f: {"level": f["level"]},
+    "resign": lambda b, a, c, f: {"level": LEVEL_OF_KIND[a.result.kind]},
+}
 
 
-_ANY = (TURN, MOVE, CUBE_OFFERED, RESIGN_OFFERED)
+# -- what the events of a chouette say --------------------------------------------------------
 
-_ALL = [
-    Action("roll", lambda s, c, f: s.roll(c, tuple(f["dice"])), (TURN,), rolls=True,
-           payload=lambda b, a, c, f: {"dice": list(a.dice), "counter": f["counter"], "auto": f.get("auto", False)}),
-    Action("move", lambda s, c, f: s.move(c, f["moves"]), (MOVE,), fields=("moves",), payload=_move_payload),
-    Action("double", lambda s, c, f: s.double(c), (TURN,), payload=lambda b, a, c, f: {"cubeValue": b.cube_value * 2}),
-    Action("take", lambda s, c, f: s.take(c), (CUBE_OFFERED,), payload=_cube_value),
-    Action("drop", lambda s, c, f: s.drop(c), (CUBE_OFFERED,)),
-    Action("beaver", lambda s, c, f: s.beaver(c), (CUBE_OFFERED,), payload=_cube_value),
-    Action("raccoon", lambda s, c, f: s.raccoon(c), (TURN,), payload=_cube_value),
-    Action("resign_offer", lambda s, c, f: s.offer_resignation(c, f["level"]), (TURN, MOVE), fields=("level",),
-           payload=lambda b, a, c, f: {"level": f["level"]}),
-    Action("resign_accept", lambda s, c, f: s.accept_resignation(c), (RESIGN_OFFERED,)),
-    Action("resign_reject", lambda s, c, f: s.reject_resignation(c), (RESIGN_OFFERED,)),
-    Action("resign", lambda s, c, f: s.resign(c), _ANY, payload=_resign_level),
-]
 
-#: Every player action by name.
-ACTIONS: dict = {action.name: action for action in _ALL}
+def _chouette_payload(before, after, player, fields: dict) -> dict:
+    out = {}
+    for key, value in fields.items():
+        if key == "steps":
+            value = [s.to_dict() for s in after.last_play]
+        elif key == "dice":
+            value = list(value)
+        out[key] = value
+    if "steps" in fields:
+        out["dice"] = list(before.dice)
+    return out
 
-#: The bot API's names (seed 000) for actions that have another name here.
+
+# Chouette actions several players may send at the same moment (answers to doubles,
+# settlements): a stale version does not refuse them.
+_CHOUETTE_UNORDERED = {"take", "drop", "beaver", "raccoon", "no_raccoon", "propose_settlement",
+                       "accept_settlement", "reject_settlement", "withdraw_settlement"}
+_SERVER_ONLY = {"opening_roll", "timeout"}  # chouette engine actions no client sends
+
+
+def _registry() -> dict:
+    out = {}
+    for name, (accepted, required, _method, phases) in MATCH_SURFACE.items():
+        out[(MATCH, name)] = Action(name, MATCH, fields=accepted, required=required, rolls="dice" in accepted,
+                                    payload=_MATCH_PAYLOADS.get(name), phases=phases)
+    for name, (accepted, required) in CHOUETTE_SURFACE.items():
+        if name in _SERVER_ONLY:
+            continue
+        out[(CHOUETTE, name)] = Action(name, CHOUETTE, fields=accepted, required=required,
+                                       rolls="dice" in accepted, unordered=name in _CHOUETTE_UNORDERED,
+                                       aliases=(("moves", "steps"),), payload=_chouette_payload)
+    return out
+
+
+REGISTRY = _registry()
+#: The bot API's names (seed 000) for match actions that have another name here.
 ALIASES = {"accept": "resign_accept", "reject": "resign_reject"}
 
 
-def lookup(name) -> Action:
-    """The action called ``name`` (or one of its aliases); :class:`UnknownAction` otherwise."""
+def actions_of(table: str = MATCH) -> dict:
+    """Every action of ``table`` by name."""
+    return {name: action for (kind, name), action in REGISTRY.items() if kind == table}
+
+
+#: Every match action by name, and every chouette action by name.
+ACTIONS = actions_of(MATCH)
+CHOUETTE_ACTIONS = actions_of(CHOUETTE)
+
+
+def lookup(name, table: str = MATCH) -> Action:
+    """The action of ``table`` called ``name`` (or one of its aliases); :class:`UnknownAction` otherwise."""
     if isinstance(name, str):
-        action = ACTIONS.get(ALIASES.get(name, name))
+        action = REGISTRY.get((table, ALIASES.get(name, name) if table == MATCH else name))
         if action is not None:
             return action
     raise UnknownAction(name)
 
 
-def api_names() -> list:
-    """The names the bot API accepts: seed 000's (aliases instead of their targets), then the rest."""
+def api_names(table: str = MATCH) -> list:
+    """The names clients send: seed 000's (aliases instead of their targets), then the rest."""
+    if table != MATCH:
+        return list(actions_of(table))
     hidden = set(ALIASES.values())
     return [name for name in ACTIONS if name not in hidden] + list(ALIASES)
 
@@ -150,39 +220,3 @@ def apply_event(state: GameState | None, kind: str, data: dict) -> GameState:
     if kind in ACTIONS:
         return ACTIONS[kind].replay(state, data)
     raise ValueError(f"Unknown event type {kind!r}.")
-
-
-# -- the chouette's actions (games.engine.chouette; docs/CHOUETTE.md) --------------------------
-
-from games.engine.chouette import ACTIONS as _CHOUETTE_ENGINE_ACTIONS  # noqa: E402
-
-#: Actions a chouette player sends: name -> the fields it accepts. ``roll`` takes none (the
-#: services roll the dice); the server's own ``opening_roll`` and ``timeout`` are not here.
-CHOUETTE_ACTIONS = {
-    name: tuple(f for f in accepted if not (name == "roll" and f == "dice"))
-    for name, (accepted, _required) in _CHOUETTE_ENGINE_ACTIONS.items()
-    if name not in ("opening_roll", "timeout")
-}
-#: Field names clients may use for the engine's (``moves`` as in the match protocol).
-CHOUETTE_FIELD_ALIASES = {"moves": "steps"}
-#: Chouette actions several players may send at the same moment (answers to doubles,
-#: settlements): a stale version does not refuse them; the engine refuses one that no
-#: longer applies (``already_answered``, ``no_offer``, ...).
-CHOUETTE_UNORDERED = frozenset({"take", "drop", "beaver", "raccoon", "no_raccoon", "propose_settlement",
-                                "accept_settlement", "reject_settlement", "withdraw_settlement"})
-#: Chouette actions that are not the engine's: the table's own.
-CHOUETTE_TABLE_ACTIONS = ("suggest",)
-
-
-def chouette_fields(name, data: dict) -> dict:
-    """The engine fields of chouette action ``name`` from a client's ``data`` (unknown keys
-    are dropped; :class:`UnknownAction` for an unknown name)."""
-    if not isinstance(name, str) or name not in CHOUETTE_ACTIONS:
-        raise UnknownAction(name)
-    accepted = CHOUETTE_ACTIONS[name]
-    out = {}
-    for key, value in data.items():
-        key = CHOUETTE_FIELD_ALIASES.get(key, key)
-        if key in accepted:
-            out[key] = value
-    return out

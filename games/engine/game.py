@@ -32,19 +32,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from games.engine.errors import IllegalAction
-from games.engine.wire import from_wire, to_wire
-from games.engine.moves import Step, check_play, legal_plays
-from games.engine.position import BLACK, COLORS, WHITE, Position, other
-from games.engine.scoring import GAMMON, KIND_MULTIPLIER, LEVEL_OF_KIND, RESIGN_LEVELS, SINGLE, TIE, points_for, win_kind
+from .errors import IllegalAction
+from .wire import from_wire, to_wire
+from .moves import Step, check_play, legal_plays
+from .position import BLACK, COLORS, WHITE, Position, other
+from .phases import CUBE_OFFERED, MOVE, OPENING, OVER, PHASES, RESIGN_OFFERED, TURN
+from .surface import Surface
+from .scoring import GAMMON, KIND_MULTIPLIER, LEVEL_OF_KIND, RESIGN_LEVELS, SINGLE, TIE, points_for, win_kind
 
-OPENING = "opening"
-TURN = "turn"
-MOVE = "move"
-CUBE_OFFERED = "cube_offered"
-RESIGN_OFFERED = "resign_offered"
-OVER = "over"
-PHASES = (OPENING, TURN, MOVE, CUBE_OFFERED, RESIGN_OFFERED, OVER)
 
 
 @dataclass(frozen=True)
@@ -92,7 +87,7 @@ class GameResult:
 
 
 @dataclass(frozen=True)
-class GameState:
+class GameState(Surface):
     """A game in progress (or over). Build one with :meth:`new`."""
 
     rules: GameRules

@@ -73,8 +73,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from games.engine.errors import IdError
-from games.engine.position import BLACK, CHECKERS, COLORS, WHITE, Position, other
+from .errors import IdError
+from .position import BLACK, CHECKERS, COLORS, WHITE, Position, other
 
 __all__ = [
     "state_ids",
@@ -447,7 +447,7 @@ def state_ids(state, *, match_length: int = 0, score: tuple = (0, 0), rolled: tu
       play: gnubg's importer then plays it (or the dance) itself, and shows
       the position after it with the other side on roll and no dice.
     """
-    from games.engine.moves import legal_plays  # noqa: PLC0415 - moves imports position only; kept local
+    from .moves import legal_plays  # noqa: PLC0415 - moves imports position only; kept local
     pos = state.position
     rules = state.rules
     white, black = score

@@ -17,12 +17,12 @@ False
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
-from games.engine.errors import IllegalAction
-from games.engine.wire import from_wire, to_wire
-from games.engine.game import GameResult, GameRules
-from games.engine.position import BLACK, WHITE, other
+from .errors import IllegalAction
+from .wire import from_wire, to_wire
+from .game import GameResult, GameRules
+from .position import BLACK, WHITE, other
 
 UNLIMITED = 0
 MAX_LENGTH = 64
@@ -83,12 +83,23 @@ class MatchRules:
     def is_money(self) -> bool:
         return self.length == UNLIMITED
 
+    def options(self) -> dict:
+        """``{option: value}`` for every name of :data:`OPTION_FIELDS`."""
+        return {name: getattr(self, name) for name in OPTION_FIELDS}
+
     def to_dict(self) -> dict:
         return to_wire(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> "MatchRules":
         return from_wire(cls, data)
+
+
+#: The options a match is created with, derived once from :class:`MatchRules`: the match's
+#: model, the services, the rematch and the forms all read these names.
+OPTION_FIELDS = tuple(f.name for f in fields(MatchRules))
+#: The options that are true or false.
+BOOL_OPTIONS = tuple(f.name for f in fields(MatchRules) if f.type.startswith("bool"))
 
 
 @dataclass(frozen=True)

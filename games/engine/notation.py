@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import re
 
-from games.engine.errors import IllegalPlay, NotationError
-from games.engine.moves import BAR, OFF, Play, Step, legal_plays
-from games.engine.position import WHITE, Position
+from .errors import IllegalPlay, NotationError
+from .moves import BAR, OFF, Play, Step, legal_plays
+from .position import WHITE, Position
 
 _TOKEN = re.compile(r"^(?P<chain>[^()]+?)(?:\((?P<count>[1-4])\))?$")
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.engine.errors import InvalidPosition
+from .errors import InvalidPosition
 
 WHITE = "white"
 BLACK = "black"

@@ -7,8 +7,8 @@ log is complete, by the admin and the replay viewer, and by the .mat export.
 
 from __future__ import annotations
 
-from games.engine.actions import apply_event
-from games.engine import GameState
+from .actions import apply_event
+from . import GameState
 
 
 def _kind_and_data(event) -> tuple:

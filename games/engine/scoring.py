@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from games.engine.position import BLACK, WHITE, Position, other
+from .position import BLACK, WHITE, Position, other
 
 SINGLE = "single"
 GAMMON = "gammon"

@@ -52,7 +52,7 @@ from games.engine.errors import EngineError
 from games.engine.notation import parse_play
 from games.engine.position import BLACK, WHITE, other
 
-from games.interchange.record import GameRecorder
+from .record import GameRecorder
 from games.engine import other
 
 __all__ = ["MatImportError", "Cell", "ParsedGame", "ParsedMatch", "ImportedMatch", "parse_mat", "import_mat"]

@@ -11,6 +11,7 @@ from django.db import models
 from django.utils import timezone
 
 from games.engine import GameState, MatchRules, MatchState
+from games.engine.match import OPTION_FIELDS
 from games.models.players import Player
 
 
@@ -84,18 +85,7 @@ class Match(models.Model):
 
     # -- the engine's view of the match ---------------------------------------
     def rules(self) -> MatchRules:
-        return MatchRules(
-            length=self.length,
-            cube=self.cube,
-            cube_limit=self.cube_limit,
-            crawford=self.crawford,
-            jacoby=self.jacoby,
-            beaver=self.beaver,
-            raccoon=self.raccoon,
-            auto_doubles=self.auto_doubles,
-            double_backgammon=self.double_backgammon,
-            last_roll=self.last_roll,
-        )
+        return MatchRules(**{name: getattr(self, name) for name in OPTION_FIELDS})
 
     def match_state(self) -> MatchState:
         winner = None

@@ -156,7 +156,7 @@ async def check() -> int:
         before = _lobbies.get(consumer)
         if consumer in _lobbies:
             _lobbies[consumer] = lobby
-        if before is not None and before > consumer.version:
+        if before is not None and before > consumer.sent:
             nudged += 1
             await _nudge(consumer, {"type": "delivery.check"})
     return nudged

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.db.models import Q
 
 from games.engine import chouette as ce
+from games.events import Envelope
 from games.models import Chouette, ChouetteChat, ChouetteEvent, ChouetteGame, ChouetteSeat
 
 
@@ -112,8 +113,9 @@ def chat_recent(chouette: Chouette, player_id, limit: int = 50) -> list:
 
 
 def events_since(chouette: Chouette, since: int) -> list:
-    """The stored frames after ``since`` (no state: the client asks for a snapshot at the end)."""
-    return [{"t": e.type, "v": e.version, "d": e.payload, "game": e.game_id or 0}
+    """The envelopes of the stored events after ``since``, as the live ones are built (no
+    state: a snapshot ends every catch-up)."""
+    return [Envelope(game=e.game_id or 0, v=e.version, t=e.type, d=e.payload, actor=e.actor_id)
             for e in ChouetteEvent.objects.filter(chouette=chouette, version__gt=since).order_by("version")]
 
 

@@ -36,8 +36,21 @@ from games.services.chouettes import (
 )
 from games.services.analysis import analysis_request, analysis_retry, analysis_upload
 from games.services.dice import dice_for, use_dice
-from games.services.games import NAMED as _NAMED
-from games.services.games import game_abort, game_act
+from games.services.games import (
+    game_abort,
+    game_act,
+    game_beaver,
+    game_double,
+    game_drop,
+    game_move,
+    game_raccoon,
+    game_resign,
+    game_resign_accept,
+    game_resign_offer,
+    game_resign_reject,
+    game_roll,
+    game_take,
+)
 from games.services.matches import match_abort, match_create, match_join, match_leave
 from games.services.guests import guest_claim, guest_create, guest_join
 from games.services.moderation import player_end_matches, player_set_suspended
@@ -60,7 +73,6 @@ from games.services.sweeps import (
     sweep_presence,
 )
 
-globals().update(_NAMED)  # game_roll, game_move, game_double, ... (one per action of games.engine.actions)
 
 __all__ = [
     "agent_register", "house_bot", "house_bot_level", "match_vs_bot", "queue_expire", "queue_join",
@@ -70,7 +82,8 @@ __all__ = [
     "chouette_start", "chouette_timeout", "chouettes_bots_waiting",
     "analysis_request", "analysis_retry", "analysis_upload",
     "dice_for", "use_dice",
-    "game_act", "game_abort", *_NAMED,
+    "game_act", "game_abort", "game_roll", "game_move", "game_double", "game_take", "game_drop", "game_beaver",
+    "game_raccoon", "game_resign_offer", "game_resign_accept", "game_resign_reject", "game_resign",
     "match_abort", "match_create", "match_join", "match_leave",
     "player_for_user", "player_register", "player_set_suspended", "player_end_matches",
     "player_update_settings", "guest_claim", "guest_create", "guest_join",

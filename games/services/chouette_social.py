@@ -18,7 +18,7 @@ from games.services.social import chat_text
 
 
 def _post(chouette: Chouette, message: ChouetteChat) -> None:
-    publish_on_commit(Batch(match=chouette.pk, group=chouette_group(chouette.pk),
+    publish_on_commit(Batch(group=chouette_group(chouette.pk),
                             notices=[{"t": "chat", "room": message.room, "game": message.game_id,
                                       "d": chouette_view.chat_dict(message)}]))
 
@@ -83,5 +83,5 @@ def chouette_presence(*, chouette_id, player_id, here: bool) -> None:
             seats = seats.filter(away_since__isnull=False)  # back: a notice only if he was away
         changed = seats.update(away_since=None if here else timezone.now())
         if changed:
-            publish_on_commit(Batch(match=chouette_id, group=chouette_group(chouette_id), notices=[
+            publish_on_commit(Batch(group=chouette_group(chouette_id), notices=[
                 {"t": "presence", "d": {"player": player_id, "away": not here}}]))

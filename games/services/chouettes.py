@@ -6,9 +6,12 @@ first, then whatever else it writes), like matches: the rules are the pure engin
 (``games.engine.chouette``), the session and the current game are stored as its JSON, and
 every accepted action appends :class:`~games.models.ChouetteEvent` rows numbered by the
 chouette's ``version`` (one sequence across its games, so a socket resyncs with one
-number). The events go out after the commit as one :class:`~games.events.Batch` on the
-chouette's group, through the same listeners as a match's (``games.realtime.bridge`` to the
-sockets, ``games.tasks`` to the workers: house-bot decisions and cube-decision deadlines).
+number). An action takes the same steps as a match's (``games.services.records``): the
+chouette's row locked, the version checked, the engine's ``apply`` through the one
+registry of actions (``games.engine.actions``), a :class:`ChouetteRecord` written and one
+typed batch published after the commit, through the same listeners as a match's
+(``games.realtime.bridge`` to the sockets, ``games.tasks`` to the workers: house-bot
+decisions and cube-decision deadlines).
 
 The server rolls every die: the seating, the opening and each ``roll`` (sent with no
 dice, or rolled at once when the roller has nothing to decide first).
@@ -23,18 +26,19 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.selectors import chouettes as chouette_view
-from games.engine.actions import CHOUETTE_ACTIONS, CHOUETTE_UNORDERED
+from games.engine.actions import CHOUETTE, UnknownAction, lookup
 from games.dice import commitment, new_server_seed
 from games.engine import chouette as ce
 from games.engine.chouette.rules import CUBE_DECISIONS, ROLL
 from games.engine.errors import IllegalAction
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
-from games.events import Batch, Envelope, chouette_group, publish_on_commit
+from games.events import ChouetteWork, Envelope, chouette_group
 from games.models import Chouette, ChouetteEvent, ChouetteGame, ChouetteSeat, HouseBot, Player
 from games.services.agents import house_bot
 from games.services.dice import dice_for
 from games.services.lifecycle import player_id_of, valid_id
 from games.services.players import require_active
+from games.services.records import Record, check_version
 from games import conf
 
 MAX_SEATING_ROUNDS = 100
@@ -64,47 +68,57 @@ def current_game(chouette: Chouette) -> ChouetteGame | None:
     return chouette.games.filter(status=ChouetteGame.PLAYING).order_by("-number").first()
 
 
-class Table:
-    """The chouette being changed by one action: its session, its game, and the events
-    written when the action ends (one insert, one batch published after the commit)."""
+class ChouetteRecord(Record):
+    """The chouette being changed by one action: its session, its game, and the events it
+    writes when the action ends (one insert, one batch published after the commit), like a
+    match's record (``games.services.records``). Events are numbered by the chouette's
+    version, one sequence across its games."""
 
     def __init__(self, chouette: Chouette):
+        super().__init__(chouette_group(chouette.pk))
         self.chouette = chouette
         self.row = current_game(chouette)
         self.session = ce.ChouetteSession.from_dict(chouette.state) if chouette.state else None
         self.game = ce.ChouetteGame.from_dict(self.row.state) if self.row else None
-        self.items = []
 
     def add(self, kind: str, payload: dict, actor=None) -> None:
         self.chouette.version += 1
         self.items.append((self.row, self.chouette.version, kind, payload, player_id_of(actor)))
 
-    def commit(self) -> Batch:
+    def write(self) -> list:
         c = self.chouette
         c.state = self.session.to_dict() if self.session else None
         c.deadline = None
-        work = None
         if self.row is not None and self.game is not None:
             self.row.state = self.game.to_dict()
             self.row.save(update_fields=["state", "dice_counter", "status", "result", "finished_at"])
-        if self.game is not None and not self.game.is_over and c.status == Chouette.PLAYING:
+        if self._playing():
             reasons = {p.reason for p in self.game.pending()}
             if reasons & set(CUBE_DECISIONS):
                 c.deadline = timezone.now() + timedelta(seconds=c.decision_seconds)
-            work = (c.pk, c.version, bool(bots_to_act(self.game)), c.deadline)
         c.save(update_fields=["state", "seating", "version", "deadline", "status", "started_at", "finished_at"])
-        rows = ChouetteEvent.objects.bulk_create([
+        return ChouetteEvent.objects.bulk_create([
             ChouetteEvent(chouette=c, game=row, version=v, type=kind, payload=payload, actor_id=actor)
             for row, v, kind, payload, actor in self.items])
-        batch = Batch(match=c.pk, group=chouette_group(c.pk), chouette=work)
+
+    def _playing(self) -> bool:
+        return self.game is not None and not self.game.is_over and self.chouette.status == Chouette.PLAYING
+
+    def envelopes(self, rows: list) -> list:
+        out = []
         for i, ev in enumerate(rows):
             state = None
             if i == len(rows) - 1:  # the state after the action rides on its last event
-                state = chouette_view.public_state(c, self.row, self.session, self.game)
-            batch.events.append(Envelope(game=ev.game_id or 0, v=ev.version, t=ev.type, d=ev.payload,
-                                         actor=ev.actor_id, state=state))
-        publish_on_commit(batch)
-        return batch
+                state = chouette_view.public_state(self.chouette, self.row, self.session, self.game)
+            out.append(Envelope(game=ev.game_id or 0, v=ev.version, t=ev.type, d=ev.payload,
+                                actor=ev.actor_id, state=state))
+        return out
+
+    def work(self) -> list:
+        c = self.chouette
+        if not self._playing():
+            return []
+        return [ChouetteWork(c.pk, c.version, bool(bots_to_act(self.game)), c.deadline)]
 
 
 def bots_to_act(game: ce.ChouetteGame) -> list:
@@ -139,7 +153,7 @@ def chouette_create(*, player: Player, options=None, private: bool = False, deci
                                     decision_seconds=decision_seconds, invite_code=secrets.token_urlsafe(12))
         Chouette.objects.select_for_update(no_key=True).get(pk=c.pk)
         ChouetteSeat.objects.create(chouette=c, player=player)
-        t = Table(c)
+        t = ChouetteRecord(c)
         t.add("chouette_open", {"rules": rules.to_dict(), "by": player.pk}, actor=player)
         t.add("seat", {"player": player.pk, "name": player.display_name}, actor=player)
         t.commit()
@@ -150,7 +164,7 @@ def _seated_ids(c: Chouette) -> list:
     return list(c.seats.filter(active=True).order_by("pk").values_list("player_id", flat=True))
 
 
-def _seat(t: Table, player: Player) -> None:
+def _seat(t: ChouetteRecord, player: Player) -> None:
     c = t.chouette
     seat, created = ChouetteSeat.objects.get_or_create(chouette=c, player=player)
     if not created and seat.active and c.status == Chouette.OPEN:
@@ -173,7 +187,7 @@ def chouette_join(*, player: Player, chouette_id=None, invite_code=None) -> Chou
     require_active(player)
     with transaction.atomic():
         c = lock_chouette(chouette_id, invite_code)
-        t = Table(c)
+        t = ChouetteRecord(c)
         _seat(t, player)
         t.commit()
     return c
@@ -187,7 +201,7 @@ def chouette_add_bot(*, chouette_id, player: Player, level: str) -> Player:
         c = lock_chouette(chouette_id)
         if player.pk not in _seated_ids(c):
             raise Forbidden("not_seated", "Only a player at the table may invite a bot.")
-        t = Table(c)
+        t = ChouetteRecord(c)
         _seat(t, bot)
         t.commit()
     return bot
@@ -198,12 +212,12 @@ def chouette_leave(*, chouette_id, player) -> None:
     (docs/CHOUETTE.md, "Leaving during a game") and the line after it."""
     with transaction.atomic():
         c = lock_chouette(chouette_id)
-        t = Table(c)
+        t = ChouetteRecord(c)
         _leave(t, player_id_of(player), reason="left")
         t.commit()
 
 
-def _leave(t: Table, pid: int, reason: str) -> None:
+def _leave(t: ChouetteRecord, pid: int, reason: str) -> None:
     c = t.chouette
     if pid not in _seated_ids(c):
         raise Conflict("not_seated", "You are not at this table.")
@@ -232,7 +246,7 @@ def chouette_start(*, chouette_id, player) -> Chouette:
         rules = ce.ChouetteRules.from_dict(c.rules)
         if len(players) < rules.min_players:
             raise Conflict("not_enough_players", f"A chouette needs at least {rules.min_players} players.")
-        t = Table(c)
+        t = ChouetteRecord(c)
         c.dice_seed, c.dice_counter = new_server_seed(), 0  # the seating's own dice
         source = dice_for(c)
         seating = ce.Seating.start(players)
@@ -249,7 +263,7 @@ def chouette_start(*, chouette_id, player) -> Chouette:
     return c
 
 
-def _start_game(t: Table) -> None:
+def _start_game(t: ChouetteRecord) -> None:
     c = t.chouette
     t.session, t.game = t.session.start_game()
     number = c.games.count() + 1
@@ -270,66 +284,46 @@ def _start_game(t: Table) -> None:
 # -- playing ----------------------------------------------------------------------------------
 
 
-def _check_version(c: Chouette, expected) -> None:
-    if expected is None:
-        return
-    if type(expected) is not int or expected < 0:
-        raise BadRequest("bad_version", "The version must be a non-negative integer.")
-    if expected != c.version:
-        raise Conflict("stale_version", f"The chouette has moved on (version {c.version}, you sent {expected}).")
-
-
 def chouette_act(*, chouette_id, player, action: str, expected_version=None, **fields) -> int:
-    """``player`` plays ``action`` (a name of ``games.engine.actions.CHOUETTE_ACTIONS``) in the
+    """``player`` plays ``action`` (a chouette action of ``games.engine.actions``) in the
     current game. Returns the chouette's version after it. ``expected_version`` refuses a
-    stale action, except answers and settlements (``CHOUETTE_UNORDERED``), which players
-    send at the same moment."""
-    if action not in CHOUETTE_ACTIONS:
-        raise BadRequest("unknown_action", f"Unknown chouette action {action!r}.")
+    stale action, except answers and settlements (``unordered``), which players send at
+    the same moment."""
+    try:
+        spec = lookup(action, CHOUETTE)
+    except UnknownAction:
+        raise BadRequest("unknown_action", f"Unknown chouette action {str(action)[:30]!r}.") from None
     pid = player_id_of(player)
     with transaction.atomic():
         c = lock_chouette(chouette_id)
-        if action not in CHOUETTE_UNORDERED:
-            _check_version(c, expected_version)
+        if not spec.unordered:
+            check_version(c.version, expected_version, "chouette")
         require_active(Player.objects.get(pk=pid) if pid else None)
-        t = Table(c)
+        t = ChouetteRecord(c)
         if action == "leave":  # leaving the game is leaving the table (after the game)
             _leave(t, pid, reason="left")
             t.commit()
             return c.version
         if t.game is None:
             raise Conflict("no_game", "No game is being played at this table.")
-        if action == "roll":
+        if spec.rolls:
             fields = {"dice": _roll(t)}
         before = t.game
-        t.game = t.game.apply(action, pid, **fields)
-        t.add(action, _payload(action, before, t.game, fields), actor=pid)
+        t.game = spec.run(t.game, pid, fields)
+        t.add(action, spec.event_payload(before, t.game, pid, fields), actor=pid)
         _after_action(t)
         t.commit()
         return c.version
 
 
-def _roll(t: Table) -> tuple:
+def _roll(t: ChouetteRecord) -> tuple:
     source = dice_for(t.row)
     dice = source.roll()
     t.row.dice_counter = source.counter
     return tuple(dice)
 
 
-def _payload(action: str, before, after, fields: dict) -> dict:
-    out = {}
-    for key, value in fields.items():
-        if key == "steps":
-            value = [s.to_dict() for s in after.last_play]
-        elif key == "dice":
-            value = list(value)
-        out[key] = value
-    if action == "move":
-        out["dice"] = list(before.dice)
-    return out
-
-
-def _auto_roll(t: Table) -> None:
+def _auto_roll(t: ChouetteRecord) -> None:
     """The server rolls for the roller as soon as nobody has a cube decision left."""
     while t.game is not None and t.game.phase == ROLL:
         roller = t.game.roller
@@ -338,13 +332,13 @@ def _auto_roll(t: Table) -> None:
         t.add("roll", {"dice": list(dice), "auto": True}, actor=roller)
 
 
-def _after_action(t: Table) -> None:
+def _after_action(t: ChouetteRecord) -> None:
     _auto_roll(t)
     if t.game is not None and t.game.is_over:
         _finish_game(t)
 
 
-def _finish_game(t: Table) -> None:
+def _finish_game(t: ChouetteRecord) -> None:
     c = t.chouette
     result = t.game.result()
     t.row.status, t.row.finished_at = ChouetteGame.FINISHED, timezone.now()
@@ -369,7 +363,7 @@ def _finish_game(t: Table) -> None:
         t.row, t.game = None, None
 
 
-def _drop_absent(t: Table) -> None:
+def _drop_absent(t: ChouetteRecord) -> None:
     """Between games: members away longer than :func:`absent_after` leave the line."""
     since = timezone.now() - absent_after()
     gone = list(t.chouette.seats.filter(active=True, away_since__lt=since).values_list("player_id", flat=True))
@@ -384,7 +378,7 @@ def chouette_restart(*, chouette_id, player) -> None:
     """Start the next game of a paused chouette (enough players again)."""
     with transaction.atomic():
         c = lock_chouette(chouette_id)
-        t = Table(c)
+        t = ChouetteRecord(c)
         if t.session is None or c.status != Chouette.OPEN:
             raise Conflict("not_paused", "This chouette is not waiting for players.")
         if player_id_of(player) not in t.session.line:
@@ -407,7 +401,7 @@ def chouette_timeout(*, chouette_id, version=None, now=None) -> int:
         c = lock_chouette(chouette_id)
         if (version is not None and c.version != version) or c.deadline is None or c.deadline > now:
             return 0
-        t = Table(c)
+        t = ChouetteRecord(c)
         if t.game is None:
             return 0
         timed_out = 0
@@ -438,7 +432,7 @@ def chouette_drop_absent_movers() -> int:
            .values_list("pk", flat=True).distinct())
     for pk in list(ids[:100]):
         with transaction.atomic():
-            t = Table(lock_chouette(pk))
+            t = ChouetteRecord(lock_chouette(pk))
             if t.game is None:
                 continue
             away = set(t.chouette.seats.filter(active=True, away_since__lt=since).values_list("player_id", flat=True))

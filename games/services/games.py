@@ -12,14 +12,14 @@ from __future__ import annotations
 from django.db import transaction
 
 from games import clock
-from games.engine.actions import ACTIONS, UnknownAction, lookup
+from games.engine.actions import UnknownAction, lookup
 from games.errors import BadRequest, Conflict
 from games.models import Game
+from games.services.records import check_version
 from games.services.lifecycle import (
-    Record,
+    MatchRecord,
     abort_game,
     auto_advance,
-    check_version,
     finish_game,
     lock_game,
     roll,
@@ -58,8 +58,8 @@ def game_act(*, game_id, player, action: str, expected_version: int | None = Non
         color = seat_of(match, player)
         if game.status == Game.FINISHED:
             raise Conflict("game_over", "This game is over.")
-        check_version(game, expected_version)
-        record = Record(match)
+        check_version(game.version, expected_version)
+        record = MatchRecord(match)
         at = clock.now()
         if game.clock_deadline is not None and at >= game.clock_deadline:
             timed_out = game.clock_color == color
@@ -99,8 +99,18 @@ def _named(name: str):
     return act
 
 
-# game_roll, game_move, game_double, ... one per action of the table, all through game_act.
-NAMED = {f"game_{name}": _named(name) for name in ACTIONS}
+# One per action of the table, all through game_act (for callers and tests that name the action).
+game_roll = _named("roll")
+game_move = _named("move")
+game_double = _named("double")
+game_take = _named("take")
+game_drop = _named("drop")
+game_beaver = _named("beaver")
+game_raccoon = _named("raccoon")
+game_resign_offer = _named("resign_offer")
+game_resign_accept = _named("resign_accept")
+game_resign_reject = _named("resign_reject")
+game_resign = _named("resign")
 
 
 def game_abort(*, game_id, reason: str = "aborted by an administrator") -> Game:
@@ -109,7 +119,7 @@ def game_abort(*, game_id, reason: str = "aborted by an administrator") -> Game:
         game, match = lock_game(game_id)
         if game.status == Game.FINISHED:
             raise Conflict("game_over", "This game is over.")
-        record = Record(match)
+        record = MatchRecord(match)
         abort_game(record, game, match, reason)
         record.commit()
         return game

@@ -18,9 +18,10 @@ match's players, a chat line's match), so a transaction that already holds the l
 counter (pairing two queued players makes and starts a match in one transaction) is
 never blocked by a player or match lock (``tests/services/test_lock_order.py``).
 
-**The events of one action** are collected in a :class:`Record` and written when the
+**The events of one action** are collected in a :class:`MatchRecord` and written when the
 action ends: one insert for all of them, one update per game touched, and one
-:class:`~games.events.Batch` published after the commit (``games.events``).
+:class:`~games.events.Batch` published after the commit (``games.services.records``, the
+same for chouettes).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from games.selectors import serializers
 from games.dice import commitment, new_server_seed
 from games.engine import OPENING, TURN, GameState
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
-from games.events import Batch, envelope, publish_on_commit
+from games.events import BotTurn, Deadline, envelope, match_group
 from games.models import Game, GameEvent, Match, Player
 from games.selectors.players import bot_level
 from games.db.prepared import PreparedRead, insert_rows, insert_rows_and_update, update_fields
@@ -45,6 +46,7 @@ from games.services.analysis import analysis_after_match
 from games.services.dice import dice_for
 from games.services.lobby import lobby_message
 from games.services.players import require_active
+from games.services.records import Record, check_version
 from games import conf
 from games.engine import other
 
@@ -143,34 +145,21 @@ def seat_of(match: Match, player) -> str:
     return color
 
 
-def check_version(game: Game, expected_version) -> None:
-    if expected_version is None:
-        return
-    if type(expected_version) is not int or expected_version < 0:
-        raise BadRequest("bad_version", "The version must be a non-negative integer.")
-    if expected_version != game.version:
-        raise Conflict(
-            "stale_version",
-            f"The game has moved on (version {game.version}, you sent {expected_version}); "
-            "refresh and try again.",
-        )
-
-
 # -- the events of one action ----------------------------------------------------------------------
 
 
-class Record:
-    """The events one action writes, built once.
+class MatchRecord(Record):
+    """The events one action writes in a match, built once.
 
-    ``add`` numbers an event and keeps the state after it; ``commit`` (at the end of the
-    action, inside its transaction) writes every event in one insert, each touched game in
-    one update (on PostgreSQL the insert and the first game's update are one statement),
-    and publishes one :class:`~games.events.Batch` after the commit.
+    ``add`` numbers an event (each game numbers its own) and keeps the state after it;
+    ``commit`` (at the end of the action, inside its transaction) writes every event in one
+    insert, each touched game in one update (on PostgreSQL the insert and the first game's
+    update are one statement), and publishes one batch after the commit.
     """
 
     def __init__(self, match: Match):
+        super().__init__(match_group(match.pk))
         self.match = match
-        self.items = []  # (game, version, kind, payload, actor id, state after or None)
         self.games = {}  # game id -> game, in the order first touched
         self.lobby_dirty = False
 
@@ -184,7 +173,7 @@ class Record:
         one numbered message for it at commit."""
         self.lobby_dirty = True
 
-    def commit(self) -> Batch:
+    def write(self) -> list:
         rows = [GameEvent(game_id=game.pk, version=version, type=kind, payload=payload, actor_id=actor)
                 for game, version, kind, payload, actor, _ in self.items]
         games = list(self.games.values())
@@ -194,7 +183,13 @@ class Record:
             insert_rows(rows, EVENT_FIELDS)
         for game in games[1:]:
             update_fields(game, GAME_FIELDS)
-        batch = Batch(match=self.match.pk, lobby=lobby_message(self.match) if self.lobby_dirty else None)
+        return rows
+
+    def lobby(self) -> dict | None:
+        return lobby_message(self.match) if self.lobby_dirty else None
+
+    def envelopes(self, rows: list) -> list:
+        out = []
         last_of = {game.pk: i for i, (game, *_rest) in enumerate(self.items)}
         for i, (row, (game, _v, _k, _p, _a, state)) in enumerate(zip(rows, self.items)):
             summary = legal = legal_for = None
@@ -202,24 +197,23 @@ class Record:
                 summary = serializers.state_summary(game, self.match, state)
                 if last_of[game.pk] == i:
                     legal_for, legal = serializers.legal_json(state)
-            batch.events.append(envelope(row, state=summary, legal_json=legal, legal_for=legal_for))
-        if self.items:
-            self._next_up(batch)
-        publish_on_commit(batch)
-        return batch
+            out.append(envelope(row, state=summary, legal_json=legal, legal_for=legal_for))
+        return out
 
-    def _next_up(self, batch: Batch) -> None:
+    def work(self) -> list:
         """Who must act next in the match's current game: a house bot, a running clock."""
         game = list(self.games.values())[-1]
         if game.status != Game.PLAYING:
-            return
+            return []
+        out = []
         actor = game.game_state().actor
         if actor is not None:
             level = bot_level(self.match.player_of(actor))
             if level is not None:
-                batch.bot = (game.pk, game.version, level)
+                out.append(BotTurn(game.pk, game.version, level))
         if game.clock_deadline is not None:
-            batch.deadline = (game.pk, game.version, game.clock_deadline)
+            out.append(Deadline(game.pk, game.version, game.clock_deadline))
+        return out
 
 
 # -- a game's state ------------------------------------------------------------------------------

@@ -9,10 +9,11 @@ from django.utils import timezone
 
 from games import clock
 from games.engine import EngineError, MatchRules
+from games.engine.match import BOOL_OPTIONS, OPTION_FIELDS
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import Match, Player
 from games.services.lifecycle import (
-    Record,
+    MatchRecord,
     abort_game,
     create_game,
     current_game,
@@ -23,17 +24,12 @@ from games.services.lifecycle import (
 )
 from games.services.players import require_active
 
-OPTION_FIELDS = ("length", "cube", "cube_limit", "crawford", "jacoby", "beaver", "raccoon", "auto_doubles",
-                 "double_backgammon", "last_roll")
-
-
-def match_create(*, creator: Player, length: int = 1, cube: bool | None = None, cube_limit: int | None = 64,
-                 crawford: bool = True, jacoby: bool = False, beaver: bool = False, raccoon: bool = False,
-                 auto_doubles: int = 0, double_backgammon: bool = False, last_roll: bool = False,
-                 private: bool = False, spectators_allowed: bool = True, anonymous_spectators: bool = True,
-                 rated: bool | None = None, clock_delay: int = 0, clock_bank: int = 0,
-                 aids: bool = False) -> Match:
-    """Open a match waiting for an opponent. Options follow RULES.md; a bad
+def match_create(*, creator: Player, private: bool = False, spectators_allowed: bool = True,
+                 anonymous_spectators: bool = True, rated: bool | None = None, clock_delay: int = 0,
+                 clock_bank: int = 0, aids: bool = False, **options) -> Match:
+    """Open a match waiting for an opponent. ``options`` are the engine's match options
+    (``games.engine.match.OPTION_FIELDS``: ``length``, ``cube``, ``cube_limit``, ``crawford``,
+    ``jacoby``...; defaults as :class:`~games.engine.MatchRules`), following RULES.md; a bad
     combination is refused with the engine's code (e.g. ``money_only_option``).
     ``rated`` defaults to true for a match to N points (a money session is never rated);
     ``aids`` (hints and the tutor) is for unrated play only: asked with ``rated=True`` it
@@ -52,29 +48,19 @@ def match_create(*, creator: Player, length: int = 1, cube: bool | None = None, 
                         ("anonymous_spectators", anonymous_spectators)):
         if type(value) is not bool:
             raise BadRequest("bad_option", f"'{name}' must be true or false.")
-    for name, value in (("cube", cube), ("crawford", crawford), ("jacoby", jacoby), ("beaver", beaver),
-                        ("raccoon", raccoon), ("double_backgammon", double_backgammon),
-                        ("last_roll", last_roll)):
-        if value is not None and type(value) is not bool:
+    unknown = sorted(set(options) - set(OPTION_FIELDS))
+    if unknown:
+        raise BadRequest("bad_option", f"Unknown match option {unknown[0]!r}: use {', '.join(OPTION_FIELDS)}.")
+    for name in BOOL_OPTIONS:
+        if options.get(name) is not None and type(options[name]) is not bool:
             raise BadRequest("bad_option", f"'{name}' must be true or false.")
     try:
-        rules = MatchRules(length=length, cube=cube, cube_limit=cube_limit, crawford=crawford, jacoby=jacoby,
-                           beaver=beaver, raccoon=raccoon, auto_doubles=auto_doubles,
-                           double_backgammon=double_backgammon, last_roll=last_roll)
+        rules = MatchRules(**options)
     except EngineError as exc:
         raise BadRequest(exc.code, exc.message) from None
     match = Match.objects.create(
         white=creator,
-        length=rules.length,
-        cube=rules.cube,
-        cube_limit=rules.cube_limit,
-        crawford=rules.crawford,
-        jacoby=rules.jacoby,
-        beaver=rules.beaver,
-        raccoon=rules.raccoon,
-        auto_doubles=rules.auto_doubles,
-        double_backgammon=rules.double_backgammon,
-        last_roll=rules.last_roll,
+        **rules.options(),
         private=private,
         spectators_allowed=spectators_allowed,
         anonymous_spectators=anonymous_spectators,
@@ -84,7 +70,7 @@ def match_create(*, creator: Player, length: int = 1, cube: bool | None = None, 
         aids=aids,
         invite_code=secrets.token_urlsafe(12),
     )
-    record = Record(match)
+    record = MatchRecord(match)
     record.lobby_changed()
     record.commit()
     return match
@@ -110,7 +96,7 @@ def match_join(*, player: Player, match_id=None, invite_code=None) -> Match:
         match.white_away_since = match.black_away_since = None
         match.save(update_fields=["black", "rated", "status", "started_at", "white_bank_ms", "black_bank_ms",
                                   "white_away_since", "black_away_since"])
-        record = Record(match)
+        record = MatchRecord(match)
         open_game(record, match, create_game(match, 1))
         record.lobby_changed()
         record.commit()
@@ -128,7 +114,7 @@ def match_leave(*, match_id, player: Player) -> Match:
         color = match.color_of(player_id_of(player))
         if color is None:
             raise Forbidden("not_a_player", "You are not playing in this match.")
-        record = Record(match)
+        record = MatchRecord(match)
         if match.status == Match.OPEN:
             match.status = Match.ABORTED
             match.end_reason = "cancelled"
@@ -149,7 +135,7 @@ def match_abort(*, match_id, reason: str = "aborted by an administrator") -> Mat
         match = lock_match(match_id)
         if match.status in (Match.FINISHED, Match.ABORTED):
             raise Conflict("match_over", "This match is over.")
-        record = Record(match)
+        record = MatchRecord(match)
         game = current_game(match)
         if game is not None:
             abort_game(record, game, match, reason)

@@ -17,9 +17,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.events import notice_on_commit
+from games.events import match_group, notice_on_commit
 from games.models import Match, Player, QueueEntry
-from games.services.lifecycle import Record, forfeit_match, lock_match
+from games.services.lifecycle import MatchRecord, forfeit_match, lock_match
 
 SUSPENDED = "suspended"
 
@@ -63,7 +63,7 @@ def player_end_matches(*, player: Player, reason: str) -> dict:
 def _end_one(match_id, player, reason, forfeited, cancelled) -> None:
     match = lock_match(match_id)
     color = match.color_of(player.pk)
-    record = Record(match)
+    record = MatchRecord(match)
     if match.status == Match.PLAYING:
         forfeit_match(record, match, color, reason)
         forfeited.append(match.pk)
@@ -75,5 +75,5 @@ def _end_one(match_id, player, reason, forfeited, cancelled) -> None:
         return
     record.lobby_changed()
     record.commit()
-    notice_on_commit(match.pk, {"t": "suspended", "d": {"player": player.pk, "reason": reason,
+    notice_on_commit(match_group(match.pk), {"t": "suspended", "d": {"player": player.pk, "reason": reason,
                                                         "name": player.display_name}})

@@ -1,18 +1,5 @@
 """Changing the settings that follow the player (the names, values and defaults are in
 ``games.selectors.preferences``, with :func:`~games.selectors.preferences.settings_for`).
-
-==============  =========================================  ==========
-name            values                                     default
-==============  =========================================  ==========
-home            ``right`` / ``left`` (your home board)     ``right``
-numbers         ``mine`` (from your side) / ``white``      ``mine``
-animation       ``off`` / ``fast`` / ``normal``            ``normal``
-autoroll        roll automatically (never double)          false
-forced          play forced moves automatically            false
-confirm         confirm a play before it is sent           true
-sound           sounds (your turn, moves, dice)            true
-theme           ``auto`` / ``light`` / ``dark``            ``auto``
-==============  =========================================  ==========
 """
 
 from __future__ import annotations

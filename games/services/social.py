@@ -9,13 +9,14 @@ from django.utils import timezone
 
 from games import clock
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
-from games.events import notice_on_commit
+from games.events import match_group, notice_on_commit
 from games.models import ChatMessage, Connection, Game, Match
 from games.text import clean_text
 from games.selectors.players import bot_level
 from games.selectors.social import absence_grace, chat_dict, presence_dict
-from games.services.lifecycle import Record, forfeit_match, lock_match, player_id_of, seat_of
-from games.services.matches import OPTION_FIELDS, match_create, match_join
+from games.services.lifecycle import MatchRecord, forfeit_match, lock_match, player_id_of, seat_of
+from games.engine.match import OPTION_FIELDS
+from games.services.matches import match_create, match_join
 from games.services.players import require_active
 from games import conf
 from games.engine import other
@@ -56,7 +57,7 @@ def chat_post(*, match_id, player, text) -> ChatMessage:
     with transaction.atomic():
         message = ChatMessage.objects.create(match=match, room=room, author=player, name=player.display_name,
                                              text=text)
-        notice_on_commit(match.pk, {"t": "chat", "room": room, "d": chat_dict(message)})
+        notice_on_commit(match_group(match.pk), {"t": "chat", "room": room, "d": chat_dict(message)})
     return message
 
 
@@ -65,7 +66,7 @@ def chat_post(*, match_id, player, text) -> ChatMessage:
 
 def _publish_presence(match: Match) -> dict:
     data = presence_dict(match)
-    notice_on_commit(match.pk, {"t": "presence", "d": data})
+    notice_on_commit(match_group(match.pk), {"t": "presence", "d": data})
     return data
 
 
@@ -86,7 +87,7 @@ def _lobby_follows(match: Match) -> None:
     """A player left or came back: the lobby lists a game in progress only while someone
     is at the table (``services.lobby.deserted``)."""
     if match.status == Match.PLAYING:
-        record = Record(match)
+        record = MatchRecord(match)
         record.lobby_changed()
         record.commit()
 
@@ -135,7 +136,7 @@ def match_claim(*, match_id, player) -> Match:
         if waited < absence_grace():
             left = int((absence_grace() - waited).total_seconds()) + 1
             raise Conflict("too_early", f"Your opponent may still come back: you can claim in {left} s.")
-        record = Record(match)
+        record = MatchRecord(match)
         forfeit_match(record, match, absent, "abandoned")
         record.commit()
         return match
@@ -153,7 +154,7 @@ def match_rematch(*, match_id, player) -> Match:
             raise Conflict("match_not_over", "A rematch can be offered once the match is over.")
         last = Game.objects.filter(match=old).order_by("-number").first()
         last.match = old
-        record = Record(old)
+        record = MatchRecord(old)
         offered = Match.objects.filter(rematch_of=old, status=Match.OPEN).first()
         if offered is None:
             if Match.objects.filter(rematch_of=old).exists():

@@ -15,7 +15,7 @@ from games.engine import GameState
 from games.models import Connection, Game, Match
 from games.services.agents import queue_expire
 from games.services.lifecycle import (
-    Record,
+    MatchRecord,
     abort_game,
     bot_level,
     current_game,
@@ -48,7 +48,7 @@ def expire_clock(*, game_id, now=None) -> int:
         game, match = lock_game(game_id)
         if game.status != Game.PLAYING or not game.clock_deadline or game.clock_deadline > at:
             return 0
-        record = Record(match)
+        record = MatchRecord(match)
         time_out(record, game, match)
         record.commit()
         return 1
@@ -70,7 +70,7 @@ def close_abandoned(*, now=None) -> int:
                     if getattr(match, f"{c}_away_since") and getattr(match, f"{c}_away_since") <= limit]
             if not gone:
                 continue
-            record = Record(match)
+            record = MatchRecord(match)
             game = current_game(match)
             if len(gone) == 2 and game is not None:
                 abort_game(record, game, match, "both players left")

@@ -34,7 +34,7 @@ from huey import crontab
 from huey.contrib.djhuey import HUEY, db_periodic_task, db_task
 
 from games import services
-from games.events import Batch
+from games.events import Batch, BotTurn, ChouetteWork, Deadline
 from games.models import Job, PeriodicRun
 from games.services import analysis, jobs
 from games import conf
@@ -89,13 +89,8 @@ def chouette_deadline(chouette_id: int, version: int) -> int:
     return services.chouette_timeout(chouette_id=chouette_id, version=version)
 
 
-def _chouette_work(batch: Batch) -> None:
-    chouette_id, version, bots, deadline = batch.chouette
-    if bots:
-        chouette_bot_turn(chouette_id, version)
-    if deadline is not None:
-        delay = max(0.0, (deadline - timezone.now()).total_seconds()) + 0.05
-        chouette_deadline.schedule(args=(chouette_id, version), delay=delay)
+def _delay(at) -> float:
+    return max(0.0, (at - timezone.now()).total_seconds()) + 0.05
 
 
 def on_batch(batch: Batch) -> None:
@@ -103,20 +98,21 @@ def on_batch(batch: Batch) -> None:
     queue is unreachable (Redis restarting) nothing is lost: the periodic work finds bot turns
     left waiting and clocks that ran out."""
     try:
-        if batch.bot is not None:
-            game_id, version, _level = batch.bot
-            bot_turn(game_id, version)
-        if batch.deadline is not None:
-            game_id, version, deadline = batch.deadline
-            delay = max(0.0, (deadline - timezone.now()).total_seconds()) + 0.05
-            clock_deadline.schedule(args=(game_id, version), delay=delay)
-        if batch.chouette is not None:
-            _chouette_work(batch)
+        for work in batch.work:
+            if isinstance(work, BotTurn):
+                bot_turn(work.game, work.version)
+            elif isinstance(work, Deadline):
+                clock_deadline.schedule(args=(work.game, work.version), delay=_delay(work.at))
+            elif isinstance(work, ChouetteWork):
+                if work.bots:
+                    chouette_bot_turn(work.chouette, work.version)
+                if work.deadline is not None:
+                    chouette_deadline.schedule(args=(work.chouette, work.version), delay=_delay(work.deadline))
     except Exception as exc:
         if not queue_unreachable(exc):
             raise
-        logger.warning("could not queue work for match %s (%s: %s): the periodic work will pick it up",
-                       batch.match, type(exc).__name__, exc)
+        logger.warning("could not queue work for %s (%s: %s): the periodic work will pick it up",
+                       batch.group, type(exc).__name__, exc)
 
 
 def queue_unreachable(exc: Exception) -> bool:

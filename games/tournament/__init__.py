@@ -19,14 +19,14 @@ Traceback (most recent call last):
 games.tournament.errors.TournamentError: A format is one of knockout, double, swiss, roundrobin, groups, arena.
 """
 
-from games.tournament.arena import Arena
-from games.tournament.double import DoubleElimination
-from games.tournament.entrants import GIVEN, RANDOM, RATING, bracket_order, bracket_size, seeded
-from games.tournament.errors import TournamentError
-from games.tournament.event import Event
-from games.tournament.groups import GroupsKnockout
-from games.tournament.knockout import Knockout
-from games.tournament.options import (
+from .arena import Arena
+from .double import DoubleElimination
+from .entrants import GIVEN, RANDOM, RATING, bracket_order, bracket_size, seeded
+from .errors import TournamentError
+from .event import Event
+from .groups import GroupsKnockout
+from .knockout import Knockout
+from .options import (
     ArenaOptions,
     DoubleOptions,
     GroupsOptions,
@@ -35,7 +35,7 @@ from games.tournament.options import (
     RoundRobinOptions,
     SwissOptions,
 )
-from games.tournament.records import (
+from .records import (
     AWARDED,
     BYE,
     DOUBLE_FORFEIT,
@@ -47,8 +47,8 @@ from games.tournament.records import (
     Result,
     Standing,
 )
-from games.tournament.roundrobin import RoundRobin
-from games.tournament.swiss import Swiss
+from .roundrobin import RoundRobin
+from .swiss import Swiss
 
 FORMATS = {cls.FORMAT: cls for cls in (Knockout, DoubleElimination, Swiss, RoundRobin, GroupsKnockout, Arena)}
 

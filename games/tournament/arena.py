@@ -56,13 +56,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from games.tournament.entrants import as_entrant
-from games.tournament.errors import TournamentError
-from games.tournament.event import Event
-from games.tournament.options import ArenaOptions
-from games.tournament.pairing import ADJACENT, pair_field
-from games.tournament.records import DOUBLE_FORFEIT, FORFEIT, Entrant, Pairing, Record, Result, Standing
-from games.tournament.standings import ACTIVE, WITHDRAWN, ranked, tally
+from .entrants import as_entrant
+from .errors import TournamentError
+from .event import Event
+from .options import ArenaOptions
+from .pairing import ADJACENT, pair_field
+from .records import DOUBLE_FORFEIT, FORFEIT, Entrant, Pairing, Record, Result, Standing
+from .standings import ACTIVE, WITHDRAWN, ranked, tally
 
 STAGE = "arena"
 

@@ -40,10 +40,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.tournament.bracket import NOBODY, Node, elimination_nodes, loser_of, seed, winner_of
-from games.tournament.elimination import BracketEvent
-from games.tournament.entrants import bracket_order
-from games.tournament.options import DoubleOptions
+from .bracket import NOBODY, Node, elimination_nodes, loser_of, seed, winner_of
+from .elimination import BracketEvent
+from .entrants import bracket_order
+from .options import DoubleOptions
 
 WINNERS, LOSERS, FINAL = "winners", "losers", "final"
 

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import ClassVar
 
-from games.tournament.bracket import DONE, PENDING, SETTLED, UNKNOWN, VOID, resolve
-from games.tournament.entrants import bracket_size
-from games.tournament.event import Event
-from games.tournament.records import Pairing, Standing
-from games.tournament.standings import ACTIVE, OUT, WITHDRAWN, tally
+from .bracket import DONE, PENDING, SETTLED, UNKNOWN, VOID, resolve
+from .entrants import bracket_size
+from .event import Event
+from .records import Pairing, Standing
+from .standings import ACTIVE, OUT, WITHDRAWN, tally
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,8 @@ or as given; and the standard seeding positions of a bracket.
 
 from __future__ import annotations
 
-from games.tournament.errors import TournamentError
-from games.tournament.records import Entrant
+from .errors import TournamentError
+from .records import Entrant
 
 RATING = "rating"  # highest rating first; equal ratings keep the order of registration
 RANDOM = "random"  # a draw from the injected ``random.Random``

@@ -36,10 +36,10 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import ClassVar
 
-from games.tournament.entrants import seeded
-from games.tournament.errors import TournamentError, check_player
-from games.tournament.options import Options
-from games.tournament.records import Entrant, Pairing, Record, Result
+from .entrants import seeded
+from .errors import TournamentError, check_player
+from .options import Options
+from .records import Entrant, Pairing, Record, Result
 
 VERSION = 1  # of the stored dict
 

@@ -35,13 +35,13 @@ import math
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from games.tournament.entrants import bracket_order, bracket_size, meeting_round
-from games.tournament.event import Event
-from games.tournament.knockout import Knockout
-from games.tournament.options import GroupsOptions, KnockoutOptions, RoundRobinOptions
-from games.tournament.records import Entrant
-from games.tournament.roundrobin import RoundRobin
-from games.tournament.standings import ACTIVE, OUT, WITHDRAWN, ranked
+from .entrants import bracket_order, bracket_size, meeting_round
+from .event import Event
+from .knockout import Knockout
+from .options import GroupsOptions, KnockoutOptions, RoundRobinOptions
+from .records import Entrant
+from .roundrobin import RoundRobin
+from .standings import ACTIVE, OUT, WITHDRAWN, ranked
 
 
 def group_name(index: int, count: int) -> str:

@@ -48,10 +48,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.tournament.bracket import Node, elimination_nodes, loser_of, round_label, seed, winner_of
-from games.tournament.elimination import BracketEvent
-from games.tournament.entrants import bracket_order
-from games.tournament.options import NONE, PROGRESSIVE, KnockoutOptions
+from .bracket import Node, elimination_nodes, loser_of, round_label, seed, winner_of
+from .elimination import BracketEvent
+from .entrants import bracket_order
+from .options import NONE, PROGRESSIVE, KnockoutOptions
 
 CONSOLATION = "consolation"
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 
 from games.engine.wire import camel
-from games.tournament.entrants import SEEDINGS
-from games.tournament.errors import TournamentError, check_int
+from .entrants import SEEDINGS
+from .errors import TournamentError, check_int
 
 MAX_LENGTH = 99  # points: a match longer than this is not a tournament match
 NONE, SIMPLE, PROGRESSIVE = "none", "simple", "progressive"

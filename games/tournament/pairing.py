@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from games.tournament.errors import TournamentError
+from .errors import TournamentError
 
 DUTCH = "dutch"
 ADJACENT = "adjacent"

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from games.engine.wire import from_wire, to_wire
 
-from games.tournament.errors import TournamentError, check_player
+from .errors import TournamentError, check_player
 
 # -- how a match was decided ------------------------------------------------------------
 PLAYED = "played"  # played to the end on the board

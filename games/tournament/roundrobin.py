@@ -35,10 +35,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from games.tournament.event import Event
-from games.tournament.options import RoundRobinOptions
-from games.tournament.records import Pairing
-from games.tournament.standings import round_robin_table
+from .event import Event
+from .options import RoundRobinOptions
+from .records import Pairing
+from .standings import round_robin_table
 
 STAGE = "roundrobin"
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.tournament.records import BYE, DOUBLE_FORFEIT, Standing
+from .records import BYE, DOUBLE_FORFEIT, Standing
 
 ACTIVE, OUT, WITHDRAWN = "active", "out", "withdrawn"
 

@@ -47,13 +47,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from games.tournament.errors import TournamentError
-from games.tournament.event import Event
-from games.tournament.options import SwissOptions
-from games.tournament.pairing import DUTCH, pair_field
-from games.tournament.records import BYE, Entrant, Pairing, Record, Result
-from games.tournament.entrants import as_entrant
-from games.tournament.standings import swiss_table, tally
+from .errors import TournamentError
+from .event import Event
+from .options import SwissOptions
+from .pairing import DUTCH, pair_field
+from .records import BYE, Entrant, Pairing, Record, Result
+from .entrants import as_entrant
+from .standings import swiss_table, tally
 
 STAGE = "swiss"
 

@@ -3,6 +3,8 @@ computer, deserted games leave the lobby, rating changes at match end."""
 
 import pytest
 
+from games.events import match_group
+
 from games.selectors import games as selectors
 from games import services
 from games.dice import ScriptedDice
@@ -59,8 +61,8 @@ def test_suspension_forfeits_running_matches_cancels_open_ones_and_empties_the_q
     assert opened.status == Match.ABORTED and opened.end_reason == "cancelled"
     assert not QueueEntry.objects.filter(player=alice).exists()
     # both players hear it (the events) and alice's sockets are told to close (the notice)
-    notices = [(b.match, n) for b in batches for n in b.notices if n["t"] == "suspended"]
-    assert {mid for mid, _ in notices} == {running.match_id, money.match_id, opened.pk}
+    notices = [(b.group, n) for b in batches for n in b.notices if n["t"] == "suspended"]
+    assert {group for group, _ in notices} == {match_group(m) for m in (running.match_id, money.match_id, opened.pk)}
     assert all(n["d"]["player"] == alice.pk and n["d"]["reason"] == "suspended" for _, n in notices)
     # a suspended player starts nothing new
     with pytest.raises(ServiceError) as err:

@@ -44,9 +44,9 @@ Bob concedes a single point by settlement; the game is over and rotates:
 (('ann', 'cy', 'bob'), (('ann', 0), ('bob', -1), ('cy', 1)))
 """
 
-from games.engine.chouette.game import ChouetteGame
-from games.engine.chouette.records import ChouetteResult, Cube, MemberResult, Offer, Payment, Pending
-from games.engine.chouette.rules import (
+from .game import ChouetteGame
+from .records import ChouetteResult, Cube, MemberResult, Offer, Payment, Pending
+from .rules import (
     ANSWERS,
     BOX,
     BOX_COLOR,
@@ -63,8 +63,8 @@ from games.engine.chouette.rules import (
     TEAM_COLOR,
     ChouetteRules,
 )
-from games.engine.chouette.session import ChouetteSession, Seating, rotate, seat
-from games.engine.chouette.surface import ACTIONS, REASON_ACTIONS, SAFE_ANSWER
+from .session import ChouetteSession, Seating, rotate, seat
+from .surface import ACTIONS, REASON_ACTIONS, SAFE_ANSWER
 
 __all__ = [
     "ChouetteRules", "ChouetteGame", "ChouetteSession", "ChouetteResult", "Seating", "seat", "rotate",

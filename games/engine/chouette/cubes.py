@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.engine.errors import IllegalAction
-from games.engine.chouette.records import Cube
-from games.engine.chouette.rules import (
+from ..errors import IllegalAction
+from .records import Cube
+from .rules import (
     ANSWERS,
     BEAVERED,
     BOUGHT_BY_CAPTAIN,

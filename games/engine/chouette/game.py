@@ -21,14 +21,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from games.engine.errors import IllegalAction
-from games.engine.moves import Step, check_play, legal_plays
-from games.engine.position import Position
-from games.engine.scoring import points_for, win_kind
-from games.engine.chouette.cubes import CubeActions
-from games.engine.chouette.offboard import OffBoardActions
-from games.engine.chouette.records import ChouetteResult, Cube, Offer, Payment, net_points
-from games.engine.chouette.rules import (
+from ..errors import IllegalAction
+from ..moves import Step, check_play, legal_plays
+from ..position import Position
+from ..scoring import points_for, win_kind
+from .cubes import CubeActions
+from .offboard import OffBoardActions
+from .records import ChouetteResult, Cube, Offer, Payment, net_points
+from .rules import (
     ANSWERS,
     BOX,
     BUY,
@@ -54,7 +54,7 @@ from games.engine.chouette.rules import (
     check_player,
     phase_message,
 )
-from games.engine.chouette.surface import Surface
+from .surface import Surface
 
 
 @dataclass(frozen=True)

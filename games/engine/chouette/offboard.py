@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.engine.errors import IllegalAction
-from games.engine.chouette.records import Offer
-from games.engine.chouette.rules import BOX, END_FORFEIT, END_SETTLEMENT, TEAM, id_list
+from ..errors import IllegalAction
+from .records import Offer
+from .rules import BOX, END_FORFEIT, END_SETTLEMENT, TEAM, id_list
 
 MAX_KIND = 3  # a settlement can move at most a backgammon's worth of a cube
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.engine.wire import from_wire, to_wire
-from games.engine.chouette.rules import (
+from ..wire import from_wire, to_wire
+from .rules import (
     BOUGHT_BY_CAPTAIN,
     BOUGHT_BY_LAST_MEMBER,
     BOX,

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from games.engine.errors import IllegalAction
-from games.engine.position import BLACK, WHITE
-from games.engine.wire import camel, from_wire, to_wire
+from ..errors import IllegalAction
+from ..position import BLACK, WHITE
+from ..wire import camel, from_wire, to_wire
 
 # -- sides and colours -----------------------------------------------------------
 BOX = "box"

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from games.engine.errors import IllegalAction
-from games.engine.chouette.game import ChouetteGame
-from games.engine.chouette.records import ChouetteResult
-from games.engine.chouette.rules import ChouetteRules, check_die, check_player
+from ..errors import IllegalAction
+from .game import ChouetteGame
+from .records import ChouetteResult
+from .rules import ChouetteRules, check_die, check_player
 
 
 # -- seating ------------------------------------------------------------------------------

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.engine.errors import IllegalAction
-from games.engine.chouette.records import Pending
-from games.engine.chouette.rules import (
+from ..errors import IllegalAction
+from ..surface import check_fields
+from .records import Pending
+from .rules import (
     ANSWERS,
     BUY,
     CUBE_WINDOW,
@@ -149,12 +150,7 @@ class Surface:
             raise IllegalAction("unknown_action", f"Unknown action {action!r}.")
         accepted, required = spec
         fields = {_CAMEL.get(k, k): v for k, v in fields.items()}
-        extra = sorted(set(fields) - set(accepted))
-        if extra:
-            raise IllegalAction("bad_field", f"{action} does not take {', '.join(extra)}.")
-        missing = [f for f in required if f not in fields]
-        if missing:
-            raise IllegalAction("missing_field", f"{action} needs {', '.join(missing)}.")
+        check_fields(action, fields, accepted, required)
         if action == "opening_roll":
             if player is not None:
                 raise IllegalAction("not_your_turn", "The server rolls the opening dice.")
