@@ -161,7 +161,7 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Background work (games/tasks.py): Huey. The embedded default keeps the queue in a SQLite
+# Background work (games/tasks/): Huey. The embedded default keeps the queue in a SQLite
 # file next to the database, so `make run` needs no service; with REDIS_URL the queue is in
 # Redis and any number of workers on any number of machines share it. Run workers with
 # `manage.py run_huey` (the consumer options below are its defaults).

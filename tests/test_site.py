@@ -142,7 +142,7 @@ def test_database_url_switches_to_postgres():
 
 
 def test_sockets_database_calls_run_in_the_loop_on_a_sqlite_file_only(tmp_path):
-    """What a real process decides (games/dbcall.py): in the loop on a SQLite file, not on
+    """What a real process decides (games/db/calls.py): in the loop on a SQLite file, not on
     PostgreSQL, nor when turned off."""
     expr = "__import__('games.db.calls', fromlist=['in_loop']).in_loop()"
     assert print_setting(expr, SQLITE_PATH=str(tmp_path / "db.sqlite3")) is True
