@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db import models
 
+from games.models.matches import Game
 from games.models.players import Player
 
 
@@ -57,9 +58,7 @@ class ChouetteSeat(models.Model):
 class ChouetteGame(models.Model):
     """One game of a chouette: the engine's ChouetteGame as JSON, its dice seed, its result."""
 
-    PLAYING = "playing"
-    FINISHED = "finished"
-    STATUSES = [(PLAYING, "Playing"), (FINISHED, "Finished")]
+    PLAYING, FINISHED, STATUSES = Game.PLAYING, Game.FINISHED, Game.STATUSES  # a match game's vocabulary
 
     chouette = models.ForeignKey(Chouette, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveIntegerField()
