@@ -20,6 +20,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from games import throttle
+from games.selectors.players import player_of
 from games.auth import SUSPENDED_MESSAGE, is_suspended
 from games.errors import BadRequest, ServiceError
 from games.models import Player
@@ -145,10 +146,9 @@ def signup(request):
 
 
 def _guest(request):
-    if not request.user.is_authenticated:
-        return None
-    player = Player.objects.filter(user=request.user, is_guest=True).first()
-    return player
+    """The signed-in guest (None for a visitor or a member)."""
+    player = player_of(request.user)
+    return player if player is not None and player.is_guest else None
 
 
 def safe_next(request) -> str:
