@@ -27,6 +27,10 @@ logger = logging.getLogger(__name__)
 
 _executor = None
 
+# Refusals that mean the turn is no longer the bot's (the opponent resigned or a clock ran
+# out while the bot thought): nothing to do, and nothing to retry.
+MOVED_ON = frozenset({"stale_version", "game_over"})
+
 
 def play_turn(game_id: int, version: int | None = None) -> str | None:
     """Play one action for the house bot that must act in ``game_id`` (at ``version``, when
@@ -52,7 +56,7 @@ def play_turn(game_id: int, version: int | None = None) -> str | None:
     try:
         _apply(services, decision, game_id=game.pk, player=player, version=game.version)
     except ServiceError as exc:
-        if exc.code == "stale_version":
+        if exc.code in MOVED_ON:
             return None  # someone else acted meanwhile: the new state brings a new turn if needed
         raise
     except EngineError as exc:

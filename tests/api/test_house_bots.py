@@ -210,6 +210,31 @@ def test_a_bad_or_failing_strategy_falls_back_and_a_stale_version_is_ignored(mon
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_bot_whose_opponent_resigns_while_it_thinks_does_nothing_and_is_not_retried(monkeypatch):
+    """The soak found it: an agent resigned while the bot decided; the task raised game_over
+    and Huey retried it. A turn that ended meanwhile is nothing to do."""
+    queued = []
+    monkeypatch.setattr(tasks, "bot_turn", lambda game_id, version: queued.append((game_id, version)))
+    human, match, game = _bot_to_move()
+
+    def resigns_meanwhile(level, game_state, match_state=None):
+        from django.db import connection
+
+        try:
+            services.game_resign(game_id=game.pk, player=human)
+        finally:
+            connection.close()  # this thread's connection (see above)
+        return simple_decide(level, game_state, match_state)
+
+    monkeypatch.setattr(bots, "decide", resigns_meanwhile)
+    with services.use_dice(ScriptedDice([(6, 5)])):
+        assert play_turn(*queued.pop()) is None  # no exception: nothing for Huey to retry
+    game.refresh_from_db()
+    assert game.status == Game.FINISHED
+    assert not GameEvent.objects.filter(game=game, type="move", actor=match.black).exists()
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_bot_turn_lost_with_its_worker_is_queued_again(monkeypatch):
     lost = []
     monkeypatch.setattr(tasks, "bot_turn", lambda game_id, version: lost.append((game_id, version)))
