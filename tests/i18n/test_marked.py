@@ -64,18 +64,9 @@ def rel(path) -> str:
     return str(path.relative_to(ROOT))
 
 
-@pytest.mark.parametrize("path", templates(), ids=rel)
-def test_a_templates_text_is_marked(path):
-    left = template_strings(path)
-    if rel(path) in UNSWEPT:
-        assert left, f"{rel(path)} is fully marked: take it off UNSWEPT"
-    else:
-        assert not left, f"unmarked in {rel(path)}: {left[:8]}"
-
-
-@pytest.mark.parametrize("path", modules(), ids=rel)
-def test_a_modules_text_is_marked(path):
-    left = module_strings(path)
+@pytest.mark.parametrize("path", templates() + modules(), ids=rel)
+def test_a_pages_text_is_marked(path):
+    left = module_strings(path) if path.suffix == ".mjs" else template_strings(path)
     if rel(path) in UNSWEPT:
         assert left, f"{rel(path)} is fully marked: take it off UNSWEPT"
     else:
