@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 # Daphne with autobahn's failByDrop off, so the client gets the close code and a reason).
 DAPHNE_FLAGS := --websocket-max-message-size 65536 --websocket-max-frame-size 65536
 
-.PHONY: install run test bench clean
+.PHONY: install run test bench clean catalogues messages
 
 install: $(STAMP)
 
@@ -25,7 +25,7 @@ $(STAMP): requirements.txt | $(PY)
 
 # The site (Daphne) and one worker (Huey: house bots, clocks, analysis, periodic work), in
 # one command; Ctrl-C stops both, and if either dies the other is stopped too.
-run: install
+run: install catalogues
 	$(PY) manage.py migrate --noinput
 	@echo "Serving http://127.0.0.1:$(PORT)/ with one worker (Ctrl-C stops both)"
 	@trap 'trap - INT TERM EXIT; kill 0 2>/dev/null' INT TERM EXIT; \
@@ -33,12 +33,24 @@ run: install
 	$(PY) -m backgammon_site.serve -b 127.0.0.1 -p $(PORT) $(DAPHNE_FLAGS) backgammon_site.asgi:application & \
 	wait -n
 
-test: install
+test: install catalogues
 	$(PY) -m pytest -m "not postgres"
 	$(PY) -m tests.pg_pass
 	@if command -v node >/dev/null 2>&1 && ls tests/js/*.test.mjs >/dev/null 2>&1; then \
 		node --test tests/js/*.test.mjs; \
 	fi
+
+# The translations (docs/TRANSLATING.md): catalogues compiled when their .po changed (no GNU
+# gettext needed); `make messages` collects the marked strings of the Python code, the templates
+# and the browser's modules into every language's .po (needs GNU gettext: apt-get install gettext).
+LOCALES := tr el ar he ru es it fr de
+
+catalogues: install
+	@$(PY) manage.py compile_catalogs
+
+messages: install
+	$(PY) manage.py makemessages $(addprefix -l ,$(LOCALES)) --no-obsolete --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench
+	$(PY) manage.py makemessages -d djangojs -e mjs $(addprefix -l ,$(LOCALES)) --no-obsolete --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench --ignore=node_modules
 
 bench: install
 	$(PY) bench/engine_bench.py

@@ -63,11 +63,13 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",  # the cookie, then Accept-Language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "games.auth.SuspendedPlayerMiddleware",
+    "games.auth.PlayerLanguageMiddleware",  # a signed-in player's own choice wins
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -200,7 +202,16 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-LANGUAGE_CODE = "en-us"
+# The players' languages (docs/TRANSLATING.md): each one's catalogue is locale/<code>/LC_MESSAGES.
+# Chosen from the profile (signed-in players), else the language cookie (the switcher on every
+# page), else the browser's Accept-Language (LocaleMiddleware). A new language is one line here
+# and one catalogue. Names are written in their own language, as a switcher shows them.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"), ("tr", "Türkçe"), ("el", "Ελληνικά"), ("ar", "العربية"), ("he", "עברית"),
+    ("ru", "Русский"), ("es", "Español"), ("it", "Italiano"), ("fr", "Français"), ("de", "Deutsch"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -11,7 +11,9 @@ these are the belt to its braces.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
+from django.utils import translation
 from django.contrib.auth import SESSION_KEY, get_user_model, logout
 from django.contrib.auth.backends import ModelBackend
 
@@ -65,4 +67,22 @@ class SuspendedPlayerMiddleware:
                 logout(request)
                 if suspended:
                     messages.error(request, f"{SUSPENDED_MESSAGE} You have been logged out.", fail_silently=True)
+        return self.get_response(request)
+
+
+class PlayerLanguageMiddleware:
+    """Speak the language a signed-in player chose in their settings (``language``), whatever
+    the browser says; goes after ``AuthenticationMiddleware`` (and Django's
+    ``LocaleMiddleware``, which answers for everyone else: the cookie, then Accept-Language)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        user = getattr(request, "user", None)
+        player = getattr(user, "player", None) if user is not None and user.is_authenticated else None
+        chosen = (player.settings or {}).get("language") if player is not None else None
+        if chosen and chosen in dict(settings.LANGUAGES):
+            translation.activate(chosen)
+            request.LANGUAGE_CODE = chosen
         return self.get_response(request)

@@ -1,6 +1,8 @@
 from django.urls import path
+from django.views.i18n import JavaScriptCatalog
 
 from games.views import analysis as analysis_views, chouettes as chouette_pages, pages as views
+from games.views.language import language
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -25,6 +27,9 @@ urlpatterns = [
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("settings/", views.settings_page, name="settings"),
     path("settings.json", views.settings_json, name="settings_json"),
+    path("language/", language, name="language"),
+    # The browser's strings in the page's language (static/js/lib/i18n.mjs reads them).
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript_catalog"),
     # chouettes
     path("chouettes/", chouette_pages.chouette_list, name="chouette_list"),
     path("chouettes/new/", chouette_pages.chouette_new, name="chouette_new"),

@@ -13,10 +13,14 @@ forced          play forced moves automatically            false
 confirm         confirm a play before it is sent           true
 sound           sounds (your turn, moves, dice)            true
 theme           ``auto`` / ``light`` / ``dark``            ``auto``
+language        ``""`` (the browser's) or a code of        ``""``
+                ``settings.LANGUAGES`` (docs/TRANSLATING.md)
 ==============  =========================================  ==========
 """
 
 from __future__ import annotations
+
+from django.conf import settings
 
 from games.models import Player
 
@@ -26,6 +30,7 @@ CHOICES = {
     "numbers": ("mine", "white"),
     "animation": ("normal", "fast", "off"),
     "theme": ("auto", "light", "dark"),
+    "language": ("", *(code for code, _ in settings.LANGUAGES)),
 }
 
 

@@ -347,6 +347,7 @@ CHOICE_LABELS = {
     "numbers": [("mine", "Point numbers from my side"), ("white", "Point numbers from White's side")],
     "animation": [("normal", "Normal"), ("fast", "Fast"), ("off", "Off")],
     "theme": [("auto", "As my device"), ("light", "Light"), ("dark", "Dark")],
+    "language": [("", "As my browser"), *settings.LANGUAGES],
 }
 
 

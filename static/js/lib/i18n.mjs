@@ -1,0 +1,42 @@
+// The browser's strings in the page's language: Django's JavaScript catalog (/jsi18n/, loaded
+// by base.html before the modules) defines globalThis.django; without it (node tests, a page
+// without the catalog) the English source is returned. Mark every string a person reads:
+//   import { gettext as _, ngettext, interpolate } from "./lib/i18n.mjs";
+//   _("Your turn")   interpolate(_("%(name)s doubles"), { name }, true)
+// `make messages` collects them into locale/<code>/LC_MESSAGES/djangojs.po (docs/TRANSLATING.md).
+
+const catalog = () => globalThis.django;
+
+export function gettext(text) {
+  return catalog()?.gettext ? catalog().gettext(text) : text;
+}
+
+export function ngettext(singular, plural, count) {
+  return catalog()?.ngettext ? catalog().ngettext(singular, plural, count) : (count === 1 ? singular : plural);
+}
+
+export function pgettext(context, text) {
+  return catalog()?.pgettext ? catalog().pgettext(context, text) : text;
+}
+
+// interpolate("%(n)s points", { n: 3 }, true) or interpolate("%s points", [3]): as Django's.
+export function interpolate(format, values, named = false) {
+  if (catalog()?.interpolate) return catalog().interpolate(format, values, named);
+  const list = named ? null : [...values];
+  return named
+    ? format.replace(/%\(\w+\)s/g, (m) => String(values[m.slice(2, -2)]))
+    : format.replace(/%s/g, () => String(list.shift()));
+}
+
+// Numbers and dates in the page's language (the <html lang>), notation left alone.
+export function locale() {
+  return globalThis.document?.documentElement?.lang || "en";
+}
+
+export function formatNumber(value, options = {}) {
+  return new Intl.NumberFormat(locale(), options).format(value);
+}
+
+export function formatDate(value, options = { dateStyle: "medium", timeStyle: "short" }) {
+  return new Intl.DateTimeFormat(locale(), options).format(value instanceof Date ? value : new Date(value));
+}
