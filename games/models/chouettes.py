@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from games.models.matches import Game
+from games.models.matches import EventRow, Game
 from games.models.players import Player
 
 
@@ -76,16 +76,11 @@ class ChouetteGame(models.Model):
         ordering = ["chouette_id", "number"]
 
 
-class ChouetteEvent(models.Model):
+class ChouetteEvent(EventRow):
     """One accepted action of a chouette, numbered without gaps per chouette. Append-only."""
 
     chouette = models.ForeignKey(Chouette, on_delete=models.CASCADE, related_name="events")
     game = models.ForeignKey(ChouetteGame, on_delete=models.CASCADE, null=True, blank=True, related_name="events")
-    version = models.PositiveIntegerField()
-    type = models.CharField(max_length=30)
-    actor = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    payload = models.JSONField(default=dict)
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["chouette", "version"], name="unique_chouette_event")]

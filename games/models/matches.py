@@ -164,15 +164,24 @@ class Game(models.Model):
         self._decoded = (self.state, state)
 
 
-class GameEvent(models.Model):
-    """One accepted action, numbered without gaps per game. Append-only."""
+class EventRow(models.Model):
+    """What every event log keeps of one accepted action (a game's, a chouette's): its number
+    in the log, its type, who acted, the event's payload and when it was written."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()
     type = models.CharField(max_length=30)
     actor = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     payload = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+
+class GameEvent(EventRow):
+    """One accepted action, numbered without gaps per game. Append-only."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "version"], name="unique_event_version")]
