@@ -176,8 +176,10 @@ def growth(samples: list, warmup: float) -> dict:
 
 
 def grew(line: str, g: dict, max_memory: float) -> bool:
-    """Whether a line grew past what the check allows (see the module's doc)."""
-    rise = max(g["last"], g["max"]) - g["first"]
+    """Whether a line grew past what the check allows (see the module's doc): the rise of its
+    fitted line over the run, so a moment of many requests at once (each holding its files for
+    its length) is not a leak, and a steady rise of one file per request is."""
+    rise = g["per_hour"] * g["seconds"] / 3600
     if line == "rss_mb":
         return rise > g["first"] * max_memory
     return rise > max(SLACK[line], 0.05 * g["first"])
