@@ -25,7 +25,10 @@ The layout follows gnubg's own exporter (``ExportGameJF``)::
   to see a double, a resignation and sometimes an extra game. gnubg's own exporter
   pads these lines, so this one does too.
 * **Cells.** ``dice: play`` (dice in roll order, the move event's mover-frame
-  notation), ``dice:`` alone for a dance or for a roll followed by a resignation,
+  notation), ``dice:`` alone for a dance or for a roll followed by a resignation
+  when those dice had a choice of plays (with at most one legal play gnubg's importer
+  would play it itself, and a forced play can bear off the last checker: such a roll,
+  never played, is left out and the file resigns before it),
   `` Doubles => N``, `` Takes``, `` Drops``.
 * **Results.** ``Wins N point(s)`` on its own line in the winner's column (column 7 for
   Black, 35 for White). After a drop or the last checker off gnubg computes the result
@@ -150,10 +153,10 @@ def _records(events: list, where: str) -> list:
             offer = None
         elif kind in ("resign_accept", "resign", "forfeit"):
             resigner = offer if kind == "resign_accept" else player
-            if pending_roll is not None:
+            if pending_roll is not None and _roll_is_written(state):
                 roller, dice = pending_roll
                 records.append(_Record("setdice", roller, f"{dice[0]}{dice[1]}:"))
-                pending_roll = None
+            pending_roll = None
             records.append(_Record("resign", resigner))
         elif kind == "game_end":
             _check_result(data, where)
@@ -170,6 +173,19 @@ def _records(events: list, where: str) -> list:
         if kind in ("double", "take", "drop") and state is not None:
             state = getattr(state, kind)(color)
     return records
+
+
+def _roll_is_written(state) -> bool:
+    """Whether a roll followed by a resignation, never played, goes in the file.
+
+    gnubg's importer plays a lone ``dice:`` cell itself when the dice have at most one
+    legal play (the dance, or the forced play, which can bear off the last checker and
+    score another game); only with a choice of plays does it keep the roll unplayed.
+    So the roll is written only then, and otherwise the file resigns before it.
+    """
+    if state is None or not state.dice:
+        return True
+    return len(state.legal_plays()) > 1
 
 
 def _check_result(data: dict, where: str) -> None:
