@@ -50,7 +50,13 @@ with ``code = "not_exportable"``), never written wrongly:
 
 Not expressed but harmless: the cube limit, rejected resignation offers, the Jacoby rule
 of a money session (gnubg applies its own ``set jacoby`` setting when it scores a game
-borne off: import with the same setting), and the rest of a match forfeited by leaving.
+borne off: import with the same setting).
+
+**A match awarded by forfeit** (leaving, time, abandonment, suspension): the format has no
+forfeit. The games played are written as played; the game in progress, which scored
+nothing, is written up to the forfeit with no ``Wins`` line (gnubg shows it unfinished,
+at the real score), and a comment line at the top says who was awarded the match and
+why. A money game forfeited is lost at its stakes and written as a resignation of them.
 """
 
 from __future__ import annotations
@@ -260,6 +266,28 @@ def _crawford_checks(games: list, length: int, crawford: bool) -> None:
                     "rule; this match was played without it, which a .mat file cannot express.")
 
 
+def _forfeit_end(games: list, length: int) -> dict | None:
+    """The ``game_end`` payload of a match to N points awarded by forfeit, else None."""
+    if not length or not games:
+        return None
+    end = next((e.get("payload", e.get("d")) for e in reversed(games[-1]) if e.get("type", e.get("t")) == "game_end"), None)
+    if end and end.get("reason") == "forfeit" and not end.get("points") and end.get("matchWinner"):
+        return end
+    return None
+
+
+def _forfeit_comment(games: list, length: int, names: dict) -> str:
+    """``; <winner> wins the match by forfeit (<reason>) at <score>, ...``: the format has no
+    forfeit, so the awarded match is said in a comment (gnubg keeps it as the match's)."""
+    end = _forfeit_end(games, length)
+    winner = names[COLUMN[end["matchWinner"]]]
+    white, black = end.get("score", (0, 0))
+    reason = end.get("matchReason") or "forfeit"
+    why = "" if reason == "forfeit" else f" ({reason})"
+    return (f"; {winner} wins the match by forfeit{why} at {black}-{white} ({names[0]}-{names[1]}); "
+            "the last game was not finished and scored no points.")
+
+
 def write_mat(*, length: int, black_name: str, white_name: str, games: list, crawford: bool = True) -> str:
     """The whole ``.mat`` text. ``games``: each game's event list, in order.
 
@@ -268,7 +296,8 @@ def write_mat(*, length: int, black_name: str, white_name: str, games: list, cra
     left = mat_name(black_name, "Black")
     right = mat_name(white_name, "White")
     _crawford_checks(games, length, crawford)
-    lines = [f" {length} point match", ""]
+    lines = [_forfeit_comment(games, length, {0: left, 1: right}), ""] if _forfeit_end(games, length) else []
+    lines += [f" {length} point match", ""]
     for number, events in enumerate(games, start=1):
         start = next((e.get("payload", e.get("d")) for e in events if e.get("type", e.get("t")) == "game_start"), {})
         white_score, black_score = start.get("score", (0, 0))
