@@ -198,6 +198,10 @@ $('errors').onclick = e => {
   go(Number(a.dataset.step));
   $('what').scrollIntoView({ block: 'nearest' });
 };
+window.addEventListener('hashchange', () => {
+  const wanted = /^#decision-(\d+)$/.exec(location.hash);
+  if (wanted && steps.length) go(Number(wanted[1]) - 1);
+});
 $('graph').onclick = e => {
   const r = e.target.closest('[data-step]');
   if (r) go(Number(r.dataset.step));

@@ -179,7 +179,7 @@ export function ratingScale() {
 /** What PR and the rating mean, in one line. */
 export const PR_NOTE = 'PR (performance rating): 500 × the equity (EMG) given up per decision that counts ' +
   '(unforced checker plays, close or actual cube decisions); lower is better, 0 is perfect. The error rate is ' +
-  'the same in millipoints of EMG per decision (twice the PR). The rating word comes from it, on GNU Backgammon’s scale:';
+  'the same in millipoints of EMG (mEMG) per decision (twice the PR). The rating word comes from it, on GNU Backgammon’s scale:';
 
 /** A player's biggest errors of the match, worst first: [{index, game, loss, mark, text}]
  * (``player`` null: both players'). */
@@ -203,7 +203,7 @@ export function statRows(stats) {
   const n = x => (x === null || x === undefined ? '—' : String(x));
   return [
     ['PR', n(stats.overall.pr)],
-    ['Error rate (millipoints of EMG per decision)', n(stats.overall.errorRate)],
+    ['Error rate (mEMG per decision)', n(stats.overall.errorRate)],
     ['Rating', ratingWord(stats.overall.rating)],
     ['Checker error rate', n(stats.checker.errorRate)],
     ['Checker errors (doubtful/bad/very bad)',
