@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import DESKTOP, PHONE  # noqa: F401 - the shared browser setup
+from tests.browser.conftest import DESKTOP, PHONE
 from tests.live import Site
 
 pytestmark = [pytest.mark.browser]
