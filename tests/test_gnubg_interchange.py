@@ -134,3 +134,31 @@ def test_a_session_with_a_beaver_is_not_exported():
     with pytest.raises(NotExportable) as exc:
         match_to_mat(match)
     assert exc.value.code == "not_exportable" and "beaver" in str(exc.value)
+
+
+def test_a_match_awarded_by_forfeit_reads_back_at_its_real_score():
+    """Leaving a 7-point match in its second game: the opponent is awarded the match, the game in
+    progress scores nothing, and the export says so in a comment; gnubg reads the games
+    played with their results, the last one unfinished, and the score reached by play."""
+    gnubg = require_gnubg()
+    match = play(21, length=7, names=("max", "ned"), leave_after=1)
+    assert match.status == Match.FINISHED and match.end_reason == "forfeit" and match.winner_id
+    games = list(match.games.order_by("number"))
+    last = games[-1]
+    assert last.number == 2 and last.points == 0 and last.winner_color == match.color_of(match.winner_id)
+    played = {"white": 0, "black": 0}
+    for game in games[:-1]:
+        played[game.winner_color] += game.points
+    assert (match.white_score, match.black_score) == (played["white"], played["black"])
+    assert max(played.values()) < 7  # awarded, not won on points
+
+    text = match_to_mat(match)
+    winner = match.winner.display_name
+    assert text.startswith(f"; {winner} wins the match by forfeit at ")
+    theirs = gnubg_read(gnubg, [(text, False)])[0]
+    assert len(theirs["games"]) == 2
+    for game, gnubg_game in zip(games[:-1], theirs["games"]):
+        assert (gnubg_game["winner"], gnubg_game["points"]) == (game.winner_color, game.points)
+    assert theirs["games"][-1]["winner"] is None and theirs["games"][-1]["points"] == 0
+    assert theirs["score"] == (match.white_score, match.black_score)
+    assert theirs["match"]["comment"].startswith(f"{winner} wins the match by forfeit")  # gnubg keeps it

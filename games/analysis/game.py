@@ -35,6 +35,19 @@ ALTERNATIVES = 10  # best plays kept per checker decision (the play made is alwa
 Progress = Callable[[float, str], None]
 
 
+def ranked(cands: list) -> list:
+    """The candidates as the page lists them: the best at the deepest look first (the
+    reference of every loss), then every other play by equity, the play made in its place.
+
+    The evaluator returns deeper plies first (gnubg's order), which put a play looked at
+    deeper above a better one the filter left at a shallower ply. Shallower equities are
+    quicker estimates; each alternative carries its ``ply``.
+    """
+    if not cands:
+        return []
+    return [cands[0]] + sorted(cands[1:], key=lambda c: -c.equity)
+
+
 def _r(x: float, digits: int = 5) -> float:
     return round(float(x), digits)
 
@@ -133,7 +146,7 @@ class _GameAnalyser:
             by_board = {tuple(self.ev.board(p.result, color)): p for p in plays}
             best = cands[0]
             listed = []
-            for rank, cand in enumerate(cands, start=1):
+            for rank, cand in enumerate(ranked(cands), start=1):
                 p = by_board.get(cand.board)
                 if p is None:  # pragma: no cover - bgsage and the engine agree on legal plays
                     continue
@@ -233,7 +246,7 @@ def _engine_block(ply: int, evaluator) -> dict:
 
     info = sage_eval.engine_info() if evaluator is None or isinstance(evaluator, sage_eval.SageEvaluator) else {
         "name": type(evaluator).__name__, "version": None}
-    return {**info, "ply": ply, "filters": [list(f) for f in sage_eval.FILTERS.get(ply, ())],
+    return {**info, "ply": ply, "filters": [list(f) if f else None for f in sage_eval.FILTERS.get(ply, ())],
             "cube": "janowski-on-ply", "luckPly": 0}
 
 

@@ -14,8 +14,8 @@ How each number is computed (bgsage primitives, all with its bear-off database):
 
 * **Checker play** at ply ``p``: every legal play scored at 0-ply (the network's
   probabilities turned cubeful by Janowski's formula), then the best ``FILTERS[p]``
-  candidates (and always the play that was made) re-scored at each deeper ply with
-  bgsage's cube-aware N-ply post-move evaluation, like gnubg's move filters.
+  candidates (and always the play that was made) re-scored deeper with bgsage's
+  cube-aware N-ply post-move evaluation, with gnubg's analysis move filters.
 * **Cube decision** at ply ``p``: no double / double-take / double-pass equities from
   the ``p``-ply cubeless probabilities of the position before the roll, made cubeful
   by Janowski's formula at the match score (bgsage's batch cube evaluation; within
@@ -38,13 +38,18 @@ from .errors import AnalysisError
 
 __all__ = ["SageEvaluator", "Candidate", "CubeEval", "evaluator", "available", "engine_info", "FILTERS"]
 
-#: Move filters per analysis ply: for each deeper ply, (how many candidates at most,
-#: within what equity of the best at the ply before). The played move is always kept.
+#: Move filters per analysis ply, gnubg's layout and its analysis default (MOVEFILTER_NORMAL,
+#: gnubg 1.07): entry *i* reads the scores at ply *i* and keeps (how many candidates at
+#: most, within what equity of the best) for the next scoring; ``None`` skips ply *i*
+#: (nothing is scored there). The kept ones are scored at the next ply that has a filter,
+#: the last ones at the analysis ply. At 2-ply: the best 8 within 0.16 at 0-ply are scored
+#: at 2-ply directly (it was 8 at 1-ply, then only 3 of those at 2-ply). The played move is
+#: always kept.
 FILTERS = {
     0: (),
     1: ((8, 0.16),),
-    2: ((8, 0.16), (3, 0.08)),
-    3: ((8, 0.16), (3, 0.08), (2, 0.04)),
+    2: ((8, 0.16), None),
+    3: ((8, 0.16), None, (2, 0.04)),
 }
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 OPENING_ROLLS = [(a, b) for a in range(1, 7) for b in range(a + 1, 7)]
@@ -211,16 +216,26 @@ class SageEvaluator:
         cands = {b: Candidate(b, eq, probs, 0) for b, eq, probs in zero_ply}
         keep = {tuple(b) for b in keep} & set(cands)
         level = sorted(cands.values(), key=lambda c: -c.equity)
-        for depth, (count, window) in enumerate(FILTERS[ply], start=1):
-            if len(cands) <= 1:
-                break  # a forced play (or none) needs no look-ahead
-            best = level[0].equity
-            chosen = [c for c in level if best - c.equity <= window][:count]
-            chosen_boards = {c.board for c in chosen} | keep
-            boards = sorted(chosen_boards)
+        chosen_boards = None
+
+        def score(boards_set, depth):
+            boards = sorted(boards_set)
             for b, (eq, probs) in zip(boards, self.post_move(boards, ctx, depth)):
                 cands[b] = Candidate(b, eq, probs, depth)
-            level = sorted((cands[b] for b in chosen_boards), key=lambda c: -c.equity)
+            return sorted((cands[b] for b in boards_set), key=lambda c: -c.equity)
+
+        if len(cands) > 1:  # a forced play (or none) needs no look-ahead
+            for at, step in enumerate(FILTERS[ply]):
+                if step is None:
+                    continue  # gnubg's -1: nothing is scored at this ply
+                if at > 0:
+                    level = score(chosen_boards, at)
+                count, window = step
+                best = level[0].equity
+                chosen = [c for c in level if best - c.equity <= window][:count]
+                chosen_boards = {c.board for c in chosen} | keep
+            if chosen_boards is not None:
+                score(chosen_boards, ply)
         return sorted(cands.values(), key=lambda c: (-c.ply, -c.equity))
 
     # -- cube -------------------------------------------------------------------------

@@ -200,7 +200,7 @@ def api_names(table: str = MATCH) -> list:
 # Events written by the server itself, and how they change the rules state.
 SYSTEM_EVENTS = {
     "opening_roll": lambda s, d: s.opening_roll(d["white"], d["black"]),
-    "forfeit": lambda s, d: s.forfeit(d["color"]),
+    "forfeit": lambda s, d: s.forfeit(d["color"], scored=d.get("scored", True)),
     "abort": lambda s, d: s.abort(),
 }
 #: Events that inform but do not change the rules state.

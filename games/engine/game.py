@@ -374,12 +374,21 @@ class GameState(Surface):
         kind = win_kind(self.position, other(color), double_backgammon=self.rules.double_backgammon)
         return self._finish(other(color), kind, "resign")
 
-    def forfeit(self, color: str) -> "GameState":
-        """``color`` leaves or runs out of time: the opponent wins (the match decides the rest)."""
+    def forfeit(self, color: str, *, scored: bool = True) -> "GameState":
+        """``color`` leaves or runs out of time: the opponent wins (the match decides the rest).
+
+        ``scored``: the game is lost at its stakes (the cube times single, gammon or
+        backgammon as the position stands), as in a money session. A match to N points is
+        awarded whole instead, so its game in progress scores nothing (``scored=False``:
+        a single with 0 points) and the score stays the one reached by play.
+        """
         if color not in COLORS:
             raise IllegalAction("bad_color", f"Unknown colour {color!r}.")
         if self.phase == OVER:
             raise IllegalAction("game_over", "The game is over.")
+        if not scored:
+            return replace(self, phase=OVER, dice=None, resign_offer=None, resume_phase=None, raccoon_open=False,
+                           result=GameResult(other(color), SINGLE, "forfeit", self.cube_value, 0))
         kind = win_kind(self.position, other(color), double_backgammon=self.rules.double_backgammon)
         return self._finish(other(color), kind, "forfeit")
 

@@ -444,8 +444,8 @@ def state_ids(state, *, match_length: int = 0, score: tuple = (0, 0), rolled: tu
       one) is state 3 with the level gnubg reads from the points (1 up to the
       cube value, 2 up to twice the cube, else 3), the side on roll unchanged
       and its unplayed dice kept -- unless those dice had at most one legal
-      play: gnubg's importer then plays it (or the dance) itself, and shows
-      the position after it with the other side on roll and no dice.
+      play: the export leaves such a roll out (gnubg's importer would play it
+      itself), so gnubg shows the resignation before the roll, without dice.
     """
     from .moves import legal_plays  # noqa: PLC0415 - moves imports position only; kept local
     pos = state.position
@@ -470,13 +470,8 @@ def state_ids(state, *, match_length: int = 0, score: tuple = (0, 0), rolled: tu
             turn = other(on_roll)
         elif game_state == 3:
             resign = _resigned_level(result.points, result.cube_value) if result.points else 0
-            if rolled:
-                plays = legal_plays(pos, tuple(rolled))
-                if len(plays) <= 1:  # gnubg records the forced play (or the dance)
-                    pos = plays[0].result if plays else pos.with_turn(other(on_roll))
-                    on_roll = turn = pos.turn
-                else:
-                    dice = tuple(sorted(rolled, reverse=True))
+            if rolled and len(legal_plays(pos, tuple(rolled))) > 1:
+                dice = tuple(sorted(rolled, reverse=True))
     mid = match_id(
         cube_value=state.cube_value,
         cube_owner=state.cube_owner,

@@ -25,7 +25,10 @@ The layout follows gnubg's own exporter (``ExportGameJF``)::
   to see a double, a resignation and sometimes an extra game. gnubg's own exporter
   pads these lines, so this one does too.
 * **Cells.** ``dice: play`` (dice in roll order, the move event's mover-frame
-  notation), ``dice:`` alone for a dance or for a roll followed by a resignation,
+  notation), ``dice:`` alone for a dance or for a roll followed by a resignation
+  when those dice had a choice of plays (with at most one legal play gnubg's importer
+  would play it itself, and a forced play can bear off the last checker: such a roll,
+  never played, is left out and the file resigns before it),
   `` Doubles => N``, `` Takes``, `` Drops``.
 * **Results.** ``Wins N point(s)`` on its own line in the winner's column (column 7 for
   Black, 35 for White). After a drop or the last checker off gnubg computes the result
@@ -47,7 +50,13 @@ with ``code = "not_exportable"``), never written wrongly:
 
 Not expressed but harmless: the cube limit, rejected resignation offers, the Jacoby rule
 of a money session (gnubg applies its own ``set jacoby`` setting when it scores a game
-borne off: import with the same setting), and the rest of a match forfeited by leaving.
+borne off: import with the same setting).
+
+**A match awarded by forfeit** (leaving, time, abandonment, suspension): the format has no
+forfeit. The games played are written as played; the game in progress, which scored
+nothing, is written up to the forfeit with no ``Wins`` line (gnubg shows it unfinished,
+at the real score), and a comment line at the top says who was awarded the match and
+why. A money game forfeited is lost at its stakes and written as a resignation of them.
 """
 
 from __future__ import annotations
@@ -150,10 +159,10 @@ def _records(events: list, where: str) -> list:
             offer = None
         elif kind in ("resign_accept", "resign", "forfeit"):
             resigner = offer if kind == "resign_accept" else player
-            if pending_roll is not None:
+            if pending_roll is not None and _roll_is_written(state):
                 roller, dice = pending_roll
                 records.append(_Record("setdice", roller, f"{dice[0]}{dice[1]}:"))
-                pending_roll = None
+            pending_roll = None
             records.append(_Record("resign", resigner))
         elif kind == "game_end":
             _check_result(data, where)
@@ -170,6 +179,19 @@ def _records(events: list, where: str) -> list:
         if kind in ("double", "take", "drop") and state is not None:
             state = getattr(state, kind)(color)
     return records
+
+
+def _roll_is_written(state) -> bool:
+    """Whether a roll followed by a resignation, never played, goes in the file.
+
+    gnubg's importer plays a lone ``dice:`` cell itself when the dice have at most one
+    legal play (the dance, or the forced play, which can bear off the last checker and
+    score another game); only with a choice of plays does it keep the roll unplayed.
+    So the roll is written only then, and otherwise the file resigns before it.
+    """
+    if state is None or not state.dice:
+        return True
+    return len(state.legal_plays()) > 1
 
 
 def _check_result(data: dict, where: str) -> None:
@@ -244,6 +266,28 @@ def _crawford_checks(games: list, length: int, crawford: bool) -> None:
                     "rule; this match was played without it, which a .mat file cannot express.")
 
 
+def _forfeit_end(games: list, length: int) -> dict | None:
+    """The ``game_end`` payload of a match to N points awarded by forfeit, else None."""
+    if not length or not games:
+        return None
+    end = next((e.get("payload", e.get("d")) for e in reversed(games[-1]) if e.get("type", e.get("t")) == "game_end"), None)
+    if end and end.get("reason") == "forfeit" and not end.get("points") and end.get("matchWinner"):
+        return end
+    return None
+
+
+def _forfeit_comment(games: list, length: int, names: dict) -> str:
+    """``; <winner> wins the match by forfeit (<reason>) at <score>, ...``: the format has no
+    forfeit, so the awarded match is said in a comment (gnubg keeps it as the match's)."""
+    end = _forfeit_end(games, length)
+    winner = names[COLUMN[end["matchWinner"]]]
+    white, black = end.get("score", (0, 0))
+    reason = end.get("matchReason") or "forfeit"
+    why = "" if reason == "forfeit" else f" ({reason})"
+    return (f"; {winner} wins the match by forfeit{why} at {black}-{white} ({names[0]}-{names[1]}); "
+            "the last game was not finished and scored no points.")
+
+
 def write_mat(*, length: int, black_name: str, white_name: str, games: list, crawford: bool = True) -> str:
     """The whole ``.mat`` text. ``games``: each game's event list, in order.
 
@@ -252,7 +296,8 @@ def write_mat(*, length: int, black_name: str, white_name: str, games: list, cra
     left = mat_name(black_name, "Black")
     right = mat_name(white_name, "White")
     _crawford_checks(games, length, crawford)
-    lines = [f" {length} point match", ""]
+    lines = [_forfeit_comment(games, length, {0: left, 1: right}), ""] if _forfeit_end(games, length) else []
+    lines += [f" {length} point match", ""]
     for number, events in enumerate(games, start=1):
         start = next((e.get("payload", e.get("d")) for e in events if e.get("type", e.get("t")) == "game_start"), {})
         white_score, black_score = start.get("score", (0, 0))

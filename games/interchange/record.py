@@ -168,8 +168,12 @@ class GameRecorder:
         self._append("resign", {"color": color, "level": level})
 
     def forfeit(self, color: str, reason: str = "forfeit") -> None:
-        self.state = self.state.forfeit(color)
-        self._append("forfeit", {"color": color, "reason": reason})
+        """``color`` forfeits: a match is awarded (the game scores nothing), a money game
+        is lost at its stakes (as ``games.services.lifecycle.forfeit_match``)."""
+        scored = self.match.rules.is_money
+        self.state = self.state.forfeit(color, scored=scored)
+        self._append("forfeit", {"color": color, "reason": reason} if scored else
+                     {"color": color, "reason": reason, "scored": False})
 
     # -- the end ------------------------------------------------------------------------
     @property

@@ -115,6 +115,18 @@ class Match(models.Model):
     def player_of(self, color: str):
         return self.white if color == "white" else self.black
 
+    #: ``end_reason`` of a match awarded by forfeit, and what the loser did.
+    FORFEIT_ENDS = {"forfeit": "left", "timeout": "out of time", "abandoned": "abandoned",
+                    "suspended": "suspended"}
+
+    @property
+    def forfeit_note(self) -> str:
+        """``"by forfeit (out of time)"`` for a match to N points awarded by forfeit, else ``""``
+        (the score shown beside it is the one reached by play: see README, Forfeits)."""
+        if not self.length or not self.winner_id or self.end_reason not in self.FORFEIT_ENDS:
+            return ""
+        return f"by forfeit ({self.FORFEIT_ENDS[self.end_reason]})"
+
 
 class Game(models.Model):
     """One game of a match. ``state`` is the engine's GameState as JSON."""

@@ -103,7 +103,7 @@ def pr_history(player: Player, limit: int = 50) -> dict:
         out.append({"match": match.pk, "analysis": analysis.pk, "date": match.finished_at.date().isoformat()
                     if match.finished_at else None, "opponent": opponent.display_name if opponent else "?",
                     "length": match.length, "pr": pr, "decisions": decisions, "depth": analysis.depth,
-                    "won": match.winner_id == player.pk})
+                    "won": match.winner_id == player.pk, "forfeit": match.forfeit_note})
         total_pr += pr * decisions
         total_decisions += decisions
         if len(out) >= limit:

@@ -388,16 +388,19 @@ def end_match(record: Record, match: Match, *, winner_color: str | None, reason:
 
 
 def forfeit_match(record: Record, match: Match, color: str, reason: str, *, game: Game | None = None) -> None:
-    """``color`` loses the match (leaving, time, absence): the game in progress is lost
-    at its stakes, then the opponent wins a match to N points; a money session just ends.
-    The caller holds the match lock."""
+    """``color`` loses the match (leaving, time, absence, suspension): the opponent is
+    awarded a match to N points, the game in progress scoring nothing (the score stays
+    the one reached by play); in a money session the game in progress is lost at its
+    stakes and the session just ends. The caller holds the match lock."""
     game = game or current_game(match)
     winner = None if match.length == 0 else (other(color))
     if game is None:  # pragma: no cover - a playing match always has a game in progress
         end_match(record, match, winner_color=winner, reason=reason)
         return
-    state = game.game_state().forfeit(color)
-    record.add(game, "forfeit", {"color": color, "reason": reason}, state=state, actor=match.player_of(color))
+    scored = match.length == 0
+    state = game.game_state().forfeit(color, scored=scored)
+    payload = {"color": color, "reason": reason} if scored else {"color": color, "reason": reason, "scored": False}
+    record.add(game, "forfeit", payload, state=state, actor=match.player_of(color))
     finish_game(record, game, match, state, end_match_as=(winner, reason, Match.FINISHED))
 
 

@@ -2,12 +2,13 @@
 // decision with its verdict and alternatives, the win-chance graph, the statistics.
 import { renderBoard } from './board.mjs';
 import {
-  alternatives, boardFor, buildSteps, cubeLine, keep, markOf, nextIndex, statRows, verdict, winSeries,
+  LUCK_NOTE, PR_NOTE, alternatives, biggestErrors, boardFor, buildSteps, cubeLine, keep, luckText, markOf, nextIndex,
+  ratingScale, ratingWord, shallowNote, statRows, verdict, winSeries,
 } from './analysis_core.mjs';
 import { $, esc } from './lib/dom.mjs';
 
 const root = $('analysis');
-let data = null, steps = [], series = [], i = 0, alt = null;
+let data = null, steps = [], series = [], i = 0, alt = null, after = false;
 const filter = { errorsOnly: false, mine: null };
 const GW = 800, GH = 160;
 
@@ -56,8 +57,24 @@ function start() {
   $('filter-label').textContent = data.viewer ? 'Only my errors' : 'Only errors';
   $('viewer').hidden = false;
   renderStats();
+  renderErrors();
   drawGraph();
-  go(0);
+  const wanted = /^#decision-(\d+)$/.exec(location.hash);
+  go(wanted ? Number(wanted[1]) - 1 : 0);
+}
+
+// The biggest errors of the match: the viewer's, or each player's for anyone else; each a link.
+function renderErrors() {
+  const names = data.players;
+  const colors = data.viewer ? [data.viewer] : ['white', 'black'];
+  $('errors').innerHTML = colors.map(c => {
+    const list = biggestErrors(steps, c, 5);
+    const who = data.viewer ? 'Your' : `${esc(names[c].name)}’s (${c === 'white' ? 'White' : 'Black'})`;
+    return `<h3>${who} biggest errors</h3>` + (list.length
+      ? `<ol class="errors-list">${list.map(e => `<li><a href="#decision-${e.index + 1}" data-step="${e.index}"` +
+        ` class="mark-${e.mark}">${esc(e.text)}</a></li>`).join('')}</ol>`
+      : '<p class="hint">No error marked.</p>');
+  }).join('');
 }
 
 function renderStats() {
@@ -67,6 +84,13 @@ function renderStats() {
     `<th scope="col">${esc(names.white.name)} (White)</th><th scope="col">${esc(names.black.name)} (Black)</th></tr></thead><tbody>` +
     rows.map(r => `<tr><th scope="row">${esc(r[0])}</th><td>${esc(r[1])}</td><td>${esc(r[2])}</td></tr>`).join('') +
     `</tbody></table>`;
+  const held = [s.white.overall.rating, s.black.overall.rating];
+  $('luck-note').textContent = LUCK_NOTE;
+  $('pr-note').textContent = PR_NOTE;
+  $('rating-scale').innerHTML = ratingScale().map(r => `<li${held.includes(r.word) ? ' class="held"' : ''}>` +
+    `${esc(r.line)}${held.includes(r.word) ? ` ← ${esc(['white', 'black'].filter((c, k) => held[k] === r.word)
+      .map(c => names[c].name).join(', '))}` : ''}</li>`).join('');
+  $('stats').dataset.ratings = held.map(ratingWord).join(',');
 }
 
 function drawGraph() {
@@ -92,23 +116,34 @@ function drawGraph() {
 function show() {
   const s = steps[i];
   if (!s) { $('what').textContent = 'No decision to show.'; return; }
-  const view = boardFor(s, alt);
+  const view = boardFor(s, alt, after);
   const game = data.analysis.games[s.game];
   const cubeOn = !!(game.game.rules && game.game.rules.cube) && game.game.matchLength !== 1 && !game.game.crawfordGame;
   $('board').innerHTML = renderBoard({ pos: view.pos, you: data.viewer || 'white', dice: view.dice,
     diceColor: s.d.player, cube: { value: s.d.cubeValue, owner: s.d.cubeOwner, enabled: cubeOn }, lastTurn: view.lastTurn });
   $('what').textContent = `Game ${s.game + 1} · decision ${i + 1} of ${steps.length} · ${verdict(s)}`;
   $('cube-line').textContent = cubeLine(s.d) || '';
-  $('luck-line').textContent = s.d.luck ? `Luck of the roll: ${s.d.luck.value >= 0 ? '+' : ''}${s.d.luck.value.toFixed(3)}` +
-    (s.d.luck.mark ? ` (${s.d.luck.mark.replace('_', ' ')})` : '') : '';
+  $('luck-line').textContent = s.d.luck ? `Luck of the roll: ${luckText(s.d.luck)}` : '';
+  const canToggle = s.d.kind === 'move' && !!s.d.play;
+  const showsAfter = canToggle && (after || !!alt);
+  $('board-toggle').hidden = !canToggle;
+  $('board-toggle').textContent = showsAfter ? 'Show the position before' : 'Show the position after';
+  $('board-toggle').setAttribute('aria-pressed', String(showsAfter));
+  $('board-when').textContent = !canToggle ? 'Before the decision' : !showsAfter ? 'Before the play'
+    : alt ? `After ${alt.notation} (not played)` : 'After the play made';
+  root.dataset.view = showsAfter ? 'after' : 'before';
   $('score-line').textContent = game.game.matchLength ? `Score ${game.game.score.join('–')} of ${game.game.matchLength}` +
     (game.game.crawfordGame ? ' · Crawford game' : '') : 'Money session';
   const alts = alternatives(s.d);
+  const shownOf = a => (alt ? alt.rank === a.rank : showsAfter && a.played);
   $('alternatives').innerHTML = alts.map((a, k) => `<li><button type="button" class="alt${a.played ? ' played' : ''}` +
-    `${alt ? (alt.rank === a.rank ? ' shown' : '') : (a.played ? ' shown' : '')}" data-alt="${k}" aria-pressed="${alt ? alt.rank === a.rank : a.played}">` +
+    `${shownOf(a) ? ' shown' : ''}" data-alt="${k}" aria-pressed="${shownOf(a)}">` +
     `<span class="alt-play">${esc(a.text)}${a.played ? ' (played)' : ''}</span> <span class="alt-eq">${esc(a.eq)}</span> ` +
-    `<span class="alt-loss">${esc(a.lossText)}</span></button></li>`).join('');
+    `<span class="alt-loss">${esc(a.lossText)}</span>${a.plyText ? ` <span class="alt-ply">${esc(a.plyText)}</span>` : ''}` +
+    `</button></li>`).join('');
   $('alt-title').hidden = !alts.length;
+  $('alt-note').textContent = shallowNote(alts);
+  $('alt-note').hidden = !$('alt-note').textContent;
   const n = Math.max(1, steps.length);
   const now = $('graph-now');
   if (now) { now.setAttribute('x1', ((i + 0.5) * GW / n).toFixed(1)); now.setAttribute('x2', ((i + 0.5) * GW / n).toFixed(1)); }
@@ -123,6 +158,7 @@ function go(k) {
   if (!steps.length) return;
   i = Math.max(0, Math.min(steps.length - 1, k));
   alt = null;
+  after = false;
   show();
 }
 const step = dir => go(nextIndex(steps, i, dir, filter));
@@ -143,10 +179,29 @@ $('alternatives').onclick = e => {
   if (!b) return;
   const a = alternatives(steps[i].d)[Number(b.dataset.alt)];
   alt = a.played ? null : a;
+  after = true;  // a play chosen in the list is shown played
   show();
   const again = document.querySelector(`#alternatives button[data-alt="${b.dataset.alt}"]`);
   if (again) again.focus();
 };
+$('board-toggle').onclick = () => {
+  const showsAfter = after || !!alt;
+  after = !showsAfter;
+  if (showsAfter) alt = null;
+  show();
+};
+$('errors').onclick = e => {
+  const a = e.target.closest('a[data-step]');
+  if (!a) return;
+  e.preventDefault();
+  history.replaceState(null, '', a.getAttribute('href'));
+  go(Number(a.dataset.step));
+  $('what').scrollIntoView({ block: 'nearest' });
+};
+window.addEventListener('hashchange', () => {
+  const wanted = /^#decision-(\d+)$/.exec(location.hash);
+  if (wanted && steps.length) go(Number(wanted[1]) - 1);
+});
 $('graph').onclick = e => {
   const r = e.target.closest('[data-step]');
   if (r) go(Number(r.dataset.step));

@@ -66,11 +66,13 @@ export function winSeries(steps) {
   });
 }
 
-/** The position to draw for step ``s`` with alternative ``alt`` (default: the play made):
- * {pos, lastTurn, dice}. Cube decisions show the position before the roll. */
-export function boardFor(s, alt = null) {
+/** The position to draw for step ``s``: {pos, lastTurn, dice}. By default the position
+ * BEFORE the decision (what the verdict and the list of plays are about), with the dice;
+ * ``after``: the position after the play made, or after alternative ``alt``. Cube
+ * decisions always show the position before the roll. */
+export function boardFor(s, alt = null, after = false) {
   const d = s.d;
-  if (d.kind !== 'move' || !d.play) return { pos: d.position, lastTurn: null, dice: d.dice || null };
+  if (d.kind !== 'move' || !d.play || (!after && !alt)) return { pos: d.position, lastTurn: null, dice: d.dice || null };
   const moves = alt ? alt.moves : d.play.moves;
   const { pos } = applySteps(d.position, d.player, moves);
   return { pos, lastTurn: { color: d.player, moves }, dice: d.dice };
@@ -90,7 +92,9 @@ export function verdict(s) {
     const dice = d.dice ? d.dice.join('') + ': ' : '';
     if (!d.play) return `${who} ${dice}no play (the game ended)`;
     if (d.play.forced) return `${who} ${dice}${d.play.notation || 'cannot move'} · forced`;
-    const rank = d.play.rank === 1 ? 'best play' : `rank ${d.play.rank} of ${d.play.candidates}`;
+    const made = alternatives(d).find(a => a.played);
+    const r = made ? made.rank : d.play.rank;
+    const rank = r === 1 ? 'best play' : `rank ${r} of ${d.play.candidates}`;
     return `${who} ${dice}${d.play.notation} · ${rank} · ${badge}`;
   }
   const cube = d.cube || {};
@@ -108,11 +112,90 @@ export function cubeLine(d) {
   return `Cube: no double ${fmt(c.nd)}, double/take ${fmt(c.dt)}, double/pass ${fmt(c.dp)} · best: ${cubeWords(c.best)}${own}`;
 }
 
-/** The alternatives of a checker play, best first: {rank, notation, equity, loss, played, win}. */
+/** The alternatives of a checker play as listed: the best at the deepest look first (every
+ * loss is measured from it), then the others by equity, the play made in its place (older
+ * analyses listed deeper plies first: they are re-sorted and renumbered here). Each:
+ * {rank, notation, equity, loss, played, win, ply, shallow (looked at less deeply), text}. */
 export function alternatives(d) {
-  if (d.kind !== 'move' || !d.play || !d.play.alternatives) return [];
-  return d.play.alternatives.map(a => ({ ...a, text: `${a.rank}. ${a.notation}`, eq: fmt(a.equity),
-    lossText: a.loss ? `−${a.loss.toFixed(3)}` : '', win: a.probs ? a.probs.win : null }));
+  if (d.kind !== 'move' || !d.play || !d.play.alternatives || !d.play.alternatives.length) return [];
+  const list = d.play.alternatives;
+  const deepest = Math.max(...list.map(a => a.ply || 0));
+  const best = list.reduce((b, a) => ((a.ply || 0) === deepest && (b === null || a.equity > b.equity) ? a : b), null);
+  const sorted = [best, ...list.filter(a => a !== best).sort((a, b) => b.equity - a.equity)];
+  const inOrder = sorted.every((a, k) => !k || a.rank > sorted[k - 1].rank);
+  return sorted.map((a, k) => {
+    const rank = inOrder ? a.rank : k + 1;
+    const shallow = (a.ply || 0) < deepest;
+    return { ...a, rank, shallow, text: `${rank}. ${a.notation}`, eq: fmt(a.equity),
+      plyText: shallow ? `${a.ply || 0}-ply` : '', lossText: a.loss ? `−${a.loss.toFixed(3)}` : '',
+      win: a.probs ? a.probs.win : null };
+  });
+}
+
+/** The note under the list of plays when some were looked at less deeply than the best. */
+export function shallowNote(alts) {
+  const shallow = alts.filter(a => a.shallow);
+  if (!shallow.length) return '';
+  const deepest = Math.max(...alts.map(a => a.ply || 0));
+  return `Plays marked ${[...new Set(shallow.map(a => a.plyText))].join(' or ')} were not looked at ` +
+    `${deepest}-ply deep (the filter left them out): their equity is a quicker estimate.`;
+}
+
+/** Luck in EMG: "+0.123 EMG (lucky)". */
+export function luckText(luck) {
+  if (!luck) return '';
+  return `${fmt(luck.value)} EMG${luck.mark ? ` (${luck.mark.replace('_', ' ')})` : ''}`;
+}
+
+/** What luck means, in one line (the unit of every luck figure on the page). */
+export const LUCK_NOTE = 'Luck: what a roll gave compared with the average of all 36 rolls, in EMG ' +
+  '(equity in money-game units: 1.000 is a single game at a cube of 1); positive is lucky.';
+
+/** gnubg's rating scale: each word with the error rate below which it applies (millipoints
+ * of EMG per decision) and the same bound as PR (half the error rate). The site's ratings
+ * come from the error rate (games/analysis/marks.py RATINGS: a test keeps them equal). */
+export const RATING_SCALE = [
+  ['supernatural', 2], ['world_class', 5], ['expert', 8], ['advanced', 12], ['intermediate', 18],
+  ['casual_player', 26], ['beginner', 35], ['awful', null],
+];
+
+/** "casual_player" -> "Casual player". */
+export function ratingWord(r) {
+  return r ? cap(String(r).replace('_', ' ')) : '—';
+}
+
+/** The scale as lines: "Supernatural: PR below 1.0 (error rate below 2.0)". */
+export function ratingScale() {
+  let last = null;
+  return RATING_SCALE.map(([word, limit]) => {
+    const line = limit === null
+      ? `${ratingWord(word)}: PR ${(last / 2).toFixed(1)} or more (error rate ${last.toFixed(1)} or more)`
+      : `${ratingWord(word)}: PR below ${(limit / 2).toFixed(1)} (error rate below ${limit.toFixed(1)})`;
+    last = limit;
+    return { word, line };
+  });
+}
+
+/** What PR and the rating mean, in one line. */
+export const PR_NOTE = 'PR (performance rating): 500 × the equity (EMG) given up per decision that counts ' +
+  '(unforced checker plays, close or actual cube decisions); lower is better, 0 is perfect. The error rate is ' +
+  'the same in millipoints of EMG (mEMG) per decision (twice the PR). The rating word comes from it, on GNU Backgammon’s scale:';
+
+/** A player's biggest errors of the match, worst first: [{index, game, loss, mark, text}]
+ * (``player`` null: both players'). */
+export function biggestErrors(steps, player = null, n = 5) {
+  return steps.filter(s => markOf(s.d) && (!player || s.d.player === player))
+    .map(s => ({ s, loss: lossOf(s.d) }))
+    .sort((a, b) => b.loss - a.loss || a.s.index - b.s.index)
+    .slice(0, n)
+    .map(({ s, loss }) => {
+      const d = s.d, mark = markOf(d);
+      const what = d.kind === 'move'
+        ? `${d.dice ? d.dice.join('') + ': ' : ''}${d.play && d.play.loss ? d.play.notation : 'no double'}`
+        : { double: 'double', take: 'take', drop: 'pass', beaver: 'beaver' }[d.kind] || d.kind;
+      return { index: s.index, game: s.game, loss, mark, player: d.player,
+        text: `Game ${s.game + 1}, decision ${s.index + 1}: ${cap(d.player)} ${what} · ${MARKS[mark]} (−${loss.toFixed(3)})` };
+    });
 }
 
 /** Statistics rows of one player's stats object (the analysis JSON's ``stats``). */
@@ -120,14 +203,14 @@ export function statRows(stats) {
   const n = x => (x === null || x === undefined ? '—' : String(x));
   return [
     ['PR', n(stats.overall.pr)],
-    ['Error rate (millipoints per decision)', n(stats.overall.errorRate)],
-    ['Rating', n(stats.overall.rating)],
+    ['Error rate (mEMG per decision)', n(stats.overall.errorRate)],
+    ['Rating', ratingWord(stats.overall.rating)],
     ['Checker error rate', n(stats.checker.errorRate)],
     ['Checker errors (doubtful/bad/very bad)',
       `${stats.checker.marks.doubtful}/${stats.checker.marks.bad}/${stats.checker.marks.very_bad}`],
     ['Cube error rate', n(stats.cube.errorRate)],
     ['Cube errors (doubtful/bad/very bad)', `${stats.cube.marks.doubtful}/${stats.cube.marks.bad}/${stats.cube.marks.very_bad}`],
-    ['Luck (total, per roll)', `${fmt(stats.luck.total)} · ${n(stats.luck.perRoll)}`],
+    ['Luck (EMG: in total · per roll)', `${fmt(stats.luck.total)} · ${stats.luck.rolls ? fmt(stats.luck.total / stats.luck.rolls) : '—'}`],
     ['Decisions (unforced + cube)', n(stats.overall.decisions)],
   ];
 }

@@ -138,11 +138,11 @@ export function renderDialog(G) {
   endShownFor = `${state.game}`;
   const you = state.you;
   const aborted = g.matchReason === 'aborted' || (!g.matchWinner && g.reason === 'aborted');
-  $('end-title').textContent = aborted ? 'Match aborted'
-    : !g.matchWinner ? 'Match over'
-    : (you ? (g.matchWinner === you ? 'You won the match!' : 'You lost the match') : `${name(g.matchWinner)} wins the match`);
+  const ended = g.matchWinner ? T.matchEndText(g, name, you) : null;
+  $('end-title').textContent = aborted ? 'Match aborted' : !ended ? 'Match over' : ended.title;
   $('end-body').textContent = aborted
     ? `The match was aborted${state.abortReason ? ` (${state.abortReason})` : ''}: no winner, and no rating change.`
+    : ended ? ended.body
     : `${T.resultText(g, name)}${g.matchReason && !['points', 'aborted'].includes(g.matchReason) ? ` The match ended by ${T.REASONS[g.matchReason] || g.matchReason}.` : ''}`;
   $('end-score').textContent = T.scoreText(g, state.match, name);
   const rc = g.ratingChanges;

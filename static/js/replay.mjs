@@ -15,7 +15,9 @@ function label(step) {
     case 'double': return `${who} doubles to ${d.cubeValue}`;
     case 'take': return `${who} takes`;
     case 'drop': return `${who} passes`;
-    case 'game_end': return d.winner ? `${cap(d.winner)} wins ${d.points} (${d.kind})` : 'No result (aborted)';
+    case 'game_end': return !d.winner ? 'No result (aborted)'
+      : d.reason === 'forfeit' && !d.points ? `${cap(d.winner)} wins by forfeit (the match is awarded; no points)`
+      : `${cap(d.winner)} wins ${d.points} (${d.kind})`;
     default: return `${who} ${step.t.replace('_', ' ')}`.trim();
   }
 }

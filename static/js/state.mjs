@@ -323,7 +323,9 @@ const APPLY = {
         if (s.match[c]) s.match = { ...s.match, [c]: { ...s.match[c], rating: r.rating } };   // the seats show the new rating
       }
     }
-    s.moveList.push(d.winner
+    s.moveList.push(d.winner && d.reason === 'forfeit' && !d.points
+      ? { color: d.winner, result: true, text: 'Wins by forfeit (the match is awarded; no points)' }
+      : d.winner
       ? { color: d.winner, result: true, text: `Wins ${d.points} point${d.points === 1 ? '' : 's'} (${d.kind})` }
       : { color: null, text: d.reason === 'aborted' ? 'Aborted: no result' : 'No winner (tie)' });
   },

@@ -171,3 +171,16 @@ def test_bad_events():
     with pytest.raises(AnalysisError) as exc:
         analyse_game(events, evaluator=FakeEvaluator())
     assert exc.value.code == "bad_events" and "event 2" in exc.value.message.lower()
+
+
+def test_plays_are_ranked_by_equity_after_the_deepest_best():
+    """The evaluator lists deeper plies first; a play looked at deeper (the play made) must not
+    sit above a better one the filter left at a shallower ply."""
+    from collections import namedtuple
+
+    from games.analysis.game import ranked
+
+    C = namedtuple("C", "board equity ply")
+    cands = [C("a", 0.10, 2), C("b", 0.05, 2), C("played", -0.351, 2), C("d", -0.009, 0), C("e", 0.20, 0)]
+    assert [c.board for c in ranked(cands)] == ["a", "e", "b", "d", "played"]
+    assert ranked([]) == []

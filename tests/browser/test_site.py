@@ -258,8 +258,11 @@ def test_suspending_a_player_ends_his_match_for_both_and_closes_his_socket(site_
     admin_action(staff, base, admin, "/admin/games/player/?q=fred", "suspend_players")
     # the opponent is told: the match is won by forfeit, because of the suspension
     white.wait_for_selector("#end-dialog:not([hidden])", timeout=15_000)
-    assert white.text_content("#end-title") == "You won the match!"
-    assert "suspension" in white.text_content("#end-body")
+    assert white.text_content("#end-title") == "You won the match by forfeit"
+    body = white.text_content("#end-body")
+    assert re.search(r"fred\d* was suspended by an administrator: the match is awarded to eve\d*\.", body), body
+    assert "scores no points" in body and "backgammon" not in body
+    assert "0 – 0" in white.text_content("#end-score")  # the score reached by play
     # 9: rating changes at the match's end, and the seats show the new rating
     assert re.search(r"eve\d* \d+\.\d \(\+\d", white.text_content("#end-ratings")), white.text_content("#end-ratings")
     after = white.evaluate("() => bg.state.match.white.rating")

@@ -24,9 +24,9 @@ def normalise(events):
 
     Dropped: tied opening rolls, dice counters (the file has no dice source), resignation
     offers and answers (only the accepted one's points are written); the result kind of a
-    resignation (Jacoby can make a resigned gammon worth one point); and a dance or forced
-    play right before a resignation (the file cannot say whether it was played first, and
-    gnubg and the reader both play it).
+    resignation (Jacoby can make a resigned gammon worth one point); and a roll with at
+    most one legal play right before a resignation (the writer leaves it out: gnubg, and
+    the reader, would play it).
     """
     out = []
     steps = list(replay_steps(events))
@@ -38,16 +38,14 @@ def normalise(events):
             data.pop("counters")
         elif kind == "roll":
             data.pop("counter")
+            rest = [e["type"] for e, _ in steps[i + 1:]]
+            resigned = rest[:1] in (["resign_offer"], ["resign"]) and "move" not in rest
+            if resigned and len(legal_plays(_state.position, _state.dice)) <= 1:
+                continue
         elif kind in ("resign_offer", "resign_accept", "resign_reject"):
             continue
         elif kind == "game_end" and data["reason"] == "resign":
             data.pop("kind")
-        elif kind == "move":
-            before = steps[i - 1][1]
-            rest = [e["type"] for e, _ in steps[i + 1:]]
-            resigned = rest[:2] == ["resign_offer", "resign_accept"]
-            if resigned and len(legal_plays(before.position, before.dice)) <= 1:
-                continue
         out.append((kind, data))
     return out
 

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  alternatives, boardFor, buildSteps, keep, lossOf, markOf, nextIndex, verdict, whiteWinChance, winSeries,
+  LUCK_NOTE, PR_NOTE, RATING_SCALE, alternatives, biggestErrors, boardFor, buildSteps, keep, lossOf, luckText, markOf,
+  nextIndex, ratingScale, ratingWord, shallowNote, statRows, verdict, whiteWinChance, winSeries,
 } from '../../static/js/analysis_core.mjs';
 
 const start = { board: [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2],
@@ -50,9 +51,13 @@ test("White's win chance: the played play's, flipped for Black; the doubler's fo
   assert.equal(winSeries(steps).length, 4);
 });
 
-test('the board shows the play made, or the alternative clicked', () => {
+test('the board shows the position before the decision, then (toggled) the play made or the alternative clicked', () => {
   const steps = buildSteps(result);
-  const made = boardFor(steps[0]);
+  const before = boardFor(steps[0]);
+  assert.deepEqual(before.pos, start);
+  assert.equal(before.lastTurn, null);
+  assert.deepEqual(before.dice, [3, 1]);
+  const made = boardFor(steps[0], null, true);
   assert.equal(made.pos.board[5], 2);
   assert.equal(made.pos.board[8], 2);
   const alt = alternatives(steps[0].d)[1];
@@ -69,4 +74,64 @@ test('verdicts name the player, the play and the error', () => {
   assert.match(verdict(steps[1]), /Black 31: x · rank 2 of 16 · Bad \(−0\.070\)/);
   assert.match(verdict(steps[2]), /White doubles · right: No double · Very bad/);
   assert.match(verdict(steps[3]), /Black takes · right: Take · No error/);
+});
+
+// The issue's case: the evaluator listed deeper plies first, so the play made (looked at
+// 2-ply deep) at -0.351 sat above 24/16 at -0.009 (left at 0-ply by the filter).
+const issueMove = () => ({
+  kind: 'move', player: 'black', position: start, dice: [5, 3], cube: null, luck: { value: -0.4123, mark: 'unlucky' },
+  play: { moves: [], notation: '8/5 8/3', forced: false, rank: 3, candidates: 20, loss: 0.40, mark: 'very_bad',
+    alternatives: [
+      { rank: 1, notation: '13/8 6/3', moves: [], equity: 0.049, loss: 0, ply: 2, played: false },
+      { rank: 2, notation: '24/21 13/8', moves: [], equity: 0.02, loss: 0.029, ply: 2, played: false },
+      { rank: 3, notation: '8/5 8/3', moves: [], equity: -0.351, loss: 0.4, ply: 2, played: true },
+      { rank: 4, notation: '24/16', moves: [], equity: -0.009, loss: 0.058, ply: 0, played: false },
+      { rank: 5, notation: '13/5', moves: [], equity: 0.1, loss: 0, ply: 0, played: false },
+    ] },
+});
+
+test('plays are sorted by equity after the deepest best, the played one in its place', () => {
+  const alts = alternatives(issueMove());
+  assert.deepEqual(alts.map(a => a.text), ['1. 13/8 6/3', '2. 13/5', '3. 24/21 13/8', '4. 24/16', '5. 8/5 8/3']);
+  assert.deepEqual(alts.map(a => a.plyText), ['', '0-ply', '', '0-ply', '']);
+  assert.ok(alts[4].played);
+  assert.match(verdict({ d: issueMove() }), /8\/5 8\/3 · rank 5 of 20 · Very bad/);
+  assert.equal(shallowNote(alts), 'Plays marked 0-ply were not looked at 2-ply deep (the filter left them out): '
+    + 'their equity is a quicker estimate.');
+  // an analysis already ranked by equity keeps its ranks (the play made may rank beyond the list)
+  const ranked = { ...issueMove(), play: { ...issueMove().play, alternatives: [
+    { rank: 1, notation: 'a', moves: [], equity: 0.2, ply: 2 }, { rank: 2, notation: 'b', moves: [], equity: 0.1, ply: 2 },
+    { rank: 14, notation: 'c', moves: [], equity: -0.3, ply: 2, played: true }] } };
+  assert.deepEqual(alternatives(ranked).map(a => a.rank), [1, 2, 14]);
+  assert.equal(shallowNote(alternatives(ranked)), '');
+});
+
+test('luck is in EMG with its explanation; PR and the rating words come with the scale', () => {
+  assert.equal(luckText({ value: -0.4123, mark: 'very_unlucky' }), '-0.412 EMG (very unlucky)');
+  assert.equal(luckText({ value: 0.05, mark: null }), '+0.050 EMG');
+  assert.match(LUCK_NOTE, /EMG/);
+  const rows = Object.fromEntries(statRows({
+    overall: { pr: 6.5, errorRate: 13, rating: 'casual_player', decisions: 40 },
+    checker: { errorRate: 12, marks: { doubtful: 1, bad: 0, very_bad: 0 } },
+    cube: { errorRate: null, marks: { doubtful: 0, bad: 0, very_bad: 0 } },
+    luck: { total: 1.1709, perRoll: 33.45, rolls: 35 } }));
+  assert.equal(rows['Rating'], 'Casual player');
+  assert.equal(rows['Luck (EMG: in total · per roll)'], '+1.171 · +0.033');  // one unit: EMG
+  assert.equal(ratingWord('world_class'), 'World class');
+  const scale = ratingScale().map(r => r.line);
+  assert.equal(scale[0], 'Supernatural: PR below 1.0 (error rate below 2.0)');
+  assert.equal(scale[1], 'World class: PR below 2.5 (error rate below 5.0)');
+  assert.equal(scale[scale.length - 1], 'Awful: PR 17.5 or more (error rate 35.0 or more)');
+  assert.equal(RATING_SCALE.length, 8);
+  assert.match(PR_NOTE, /lower is better/);
+});
+
+test("a player's biggest errors, worst first, each pointing at its decision", () => {
+  const steps = buildSteps({ games: [result.games[0], { decisions: [issueMove(), ...result.games[1].decisions] }] });
+  const black = biggestErrors(steps, 'black');
+  assert.deepEqual(black.map(e => e.index), [2, 1]);
+  assert.equal(black[0].text, 'Game 2, decision 3: Black 53: 8/5 8/3 · Very bad (−0.400)');
+  assert.deepEqual(biggestErrors(steps, 'white').map(e => [e.index, e.text]),
+    [[3, 'Game 2, decision 4: White double · Very bad (−0.200)']]);
+  assert.equal(biggestErrors(steps, null, 2).length, 2);
 });

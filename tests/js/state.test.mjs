@@ -187,3 +187,14 @@ test('an event with the server\'s state summary needs no snapshot and sets the c
   const without = reduce(start, event);
   assert.equal(without.flagsStale, true);   // an old-style event: ask for a snapshot
 });
+
+test('a match awarded by forfeit: the move list says so, not "Wins 0 points"', () => {
+  let s = reduce(initialState(), fixture.first);
+  s = reduce(s, { t: 'forfeit', v: s.version + 1, game: s.game, d: { color: 'white', reason: 'suspended', scored: false } });
+  s = reduce(s, { t: 'game_end', v: s.version + 1, game: s.game, d: { winner: 'black', kind: 'single', reason: 'forfeit',
+    cubeValue: 1, points: 0, score: [0, 0], matchOver: true, matchWinner: 'black', matchReason: 'suspended' } });
+  const last = s.moveList[s.moveList.length - 1];
+  assert.equal(last.text, 'Wins by forfeit (the match is awarded; no points)');
+  assert.ok(!s.moveList.some(m => /Wins 0/.test(m.text)));
+  assert.deepEqual(s.match.score, [0, 0]);
+});

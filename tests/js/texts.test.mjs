@@ -18,3 +18,20 @@ test('scores and clocks', () => {
   assert.equal(fmtClock(61001), '1:02');
   assert.equal(fmtClock(null), '');
 });
+
+test('a match awarded by forfeit: who forfeited, no "You won the match!", no points for the game', async () => {
+  const { matchEndText } = await import('../../static/js/texts.mjs');
+  const g = { winner: 'black', points: 0, kind: 'single', cubeValue: 1, reason: 'forfeit', score: [0, 0],
+    matchOver: true, matchWinner: 'black', matchReason: 'suspended' };
+  assert.equal(resultText(g, nameOf), 'Ben wins by forfeit: the match is awarded, and this game scores no points.');
+  const mine = matchEndText(g, nameOf, 'black');
+  assert.equal(mine.title, 'You won the match by forfeit');
+  assert.equal(mine.body, 'Ann was suspended by an administrator: the match is awarded to Ben. '
+    + 'The game in progress scores no points: the score is the one reached by play.');
+  assert.equal(matchEndText(g, nameOf, 'white').title, 'You lost the match by forfeit');
+  assert.equal(matchEndText({ ...g, matchReason: 'timeout' }, nameOf, null).body.split(':')[0], 'Ann ran out of time');
+  // a match won on points is unchanged
+  const won = { winner: 'white', points: 2, kind: 'gammon', cubeValue: 1, reason: 'bearoff', matchWinner: 'white',
+    matchReason: 'points' };
+  assert.deepEqual(matchEndText(won, nameOf, 'white'), { title: 'You won the match!', body: 'Ann wins 2 points (gammon).' });
+});

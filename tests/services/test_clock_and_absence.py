@@ -65,7 +65,7 @@ def test_the_sweep_forfeits_on_time_without_anyone_acting(make_table):
         assert services.sweep()["timeouts"] == 0  # twice is harmless
     assert t.match.end_reason == "timeout"
     forfeit = t.game.events.get(type="forfeit")
-    assert forfeit.payload == {"color": "white", "reason": "timeout"}
+    assert forfeit.payload == {"color": "white", "reason": "timeout", "scored": False}  # a match is awarded
 
 
 def test_claims_need_an_absent_opponent_and_the_grace_period(make_table, settings):

@@ -54,9 +54,18 @@ def test_suspension_forfeits_running_matches_cancels_open_ones_and_empties_the_q
     assert m.status == Match.FINISHED and m.end_reason == "suspended" and m.winner_id == bob.pk
     end = GameEvent.objects.filter(game__match=m, type="game_end").get().payload
     assert end["matchOver"] and end["matchReason"] == "suspended" and end["matchWinner"] == "black"
-    assert GameEvent.objects.filter(game__match=m, type="forfeit").get().payload == {"color": "white",
-                                                                                     "reason": "suspended"}
+    assert GameEvent.objects.filter(game__match=m, type="forfeit").get().payload == {
+        "color": "white", "reason": "suspended", "scored": False}
+    # the match is awarded: the game in progress scores nothing, the score stays as played
+    assert (end["winner"], end["points"], end["reason"], end["score"]) == ("black", 0, "forfeit", [0, 0])
+    m.refresh_from_db()
+    assert (m.white_score, m.black_score) == (0, 0)
     assert money.match.status == Match.FINISHED and money.match.end_reason == "suspended"
+    # a money session: the game in progress is lost at its stakes (a backgammon at the start)
+    money_end = GameEvent.objects.filter(game__match=money.match, type="game_end").get().payload
+    assert GameEvent.objects.filter(game__match=money.match, type="forfeit").get().payload == {
+        "color": "black", "reason": "suspended"}
+    assert (money_end["winner"], money_end["points"], money_end["kind"]) == ("white", 3, "backgammon")
     opened.refresh_from_db()
     assert opened.status == Match.ABORTED and opened.end_reason == "cancelled"
     assert not QueueEntry.objects.filter(player=alice).exists()
