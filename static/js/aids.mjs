@@ -3,6 +3,7 @@
 // play or cube action before game.mjs sends it (window.aidsGate) and lets the player take it back.
 import { checkerXY } from './board.mjs';
 import { csrfToken, esc } from './lib/dom.mjs';
+import { gettext as _, interpolate } from './lib/i18n.mjs';
 
 const box = document.getElementById('aids');
 const hintBox = document.getElementById('hint-box');
@@ -40,7 +41,7 @@ async function call(url, body) {
 }
 
 async function hint() {
-  hintBox.textContent = 'Thinking…';
+  hintBox.textContent = _('Thinking…');
   const h = await call(`/games/${game}/hint.json`);
   if (h.error) { hintBox.textContent = h.error.message; clearArrows(); return; }
   if (h.kind === 'play') {
@@ -55,23 +56,31 @@ async function hint() {
       arrows(h.plays[Number(b.dataset.k)].moves);
     };
   } else {
-    const words = { double: 'Double', roll: 'No double: roll', take: 'Take', drop: 'Pass' };
-    hintBox.innerHTML = `<p id="hint-cube"><b>${esc(words[h.action] || h.action)}</b> · no double ${h.nd.toFixed(3)}, ` +
-      `double/take ${h.dt.toFixed(3)}, double/pass ${h.dp.toFixed(3)}</p>`;
+    const words = { double: _('Double'), roll: _('No double: roll'), take: _('Take'), drop: _('Pass') };
+    const figures = interpolate(_('no double %(nd)s, double/take %(dt)s, double/pass %(dp)s'),
+      { nd: h.nd.toFixed(3), dt: h.dt.toFixed(3), dp: h.dp.toFixed(3) }, true);
+    hintBox.innerHTML = `<p id="hint-cube"><b>${esc(words[h.action] || h.action)}</b> · ${esc(figures)}</p>`;
     clearArrows();
   }
+}
+
+// The tutor's marks (the analysis' words: doubtful, bad, very bad).
+function markWord(mark) {
+  const words = { doubtful: _('doubtful'), bad: _('bad'), very_bad: _('very bad') };
+  return words[mark] || (mark || '').replace('_', ' ');
 }
 
 function ask(check) {
   const best = check.best && (check.best.notation || check.best);
   const mine = check.played ? check.played.notation : '';
-  hintBox.innerHTML = `<div class="tutor-warning" role="alertdialog" aria-labelledby="tutor-text"><p id="tutor-text">Tutor: ` +
-    `${esc(mine || 'this')} is ${esc((check.mark || '').replace('_', ' '))} (−${check.loss.toFixed(3)}). Best: ${esc(best)}.</p>` +
-    '<div class="buttons"><button type="button" class="button small" id="tutor-back">Take it back</button>' +
-    '<button type="button" class="button small ghost" id="tutor-go">Play it anyway</button></div></div>';
+  const text = interpolate(mine ? _('Tutor: %(play)s is %(mark)s (−%(loss)s). Best: %(best)s.') : _('Tutor: this is %(mark)s (−%(loss)s). Best: %(best)s.'),
+    { play: mine, mark: markWord(check.mark), loss: check.loss.toFixed(3), best }, true);
+  hintBox.innerHTML = `<div class="tutor-warning" role="alertdialog" aria-labelledby="tutor-text"><p id="tutor-text">${esc(text)}</p>` +
+    `<div class="buttons"><button type="button" class="button small" id="tutor-back">${esc(_('Take it back'))}</button>` +
+    `<button type="button" class="button small ghost" id="tutor-go">${esc(_('Play it anyway'))}</button></div></div>`;
   document.getElementById('tutor-back').focus();
   return new Promise(resolve => {
-    document.getElementById('tutor-back').onclick = () => { hintBox.textContent = 'Taken back.'; resolve(false); };
+    document.getElementById('tutor-back').onclick = () => { hintBox.textContent = _('Taken back.'); resolve(false); };
     document.getElementById('tutor-go').onclick = () => { hintBox.textContent = ''; resolve(true); };
   });
 }

@@ -5,10 +5,11 @@
 import { renderBoard } from './board.mjs';
 import { boardInput } from './board_input.mjs';
 import {
-  boardState, canMove, canSuggest, cubeRows, decisionButtons, lineRows, nameOf, offersFor, playText,
-  roleOf, secondsLeft, settleableCubes, statusText, waitingFor,
+  boardState, canMove, canSuggest, cubeNote, cubeRows, decisionButtons, lineRows, nameOf, offersFor, playText,
+  roleOf, roleWord, roomWord, secondsLeft, settleableCubes, statusText, waitingFor, waitReason,
 } from './chouette_state.mjs';
 import { $, esc, toaster } from './lib/dom.mjs';
+import { gettext as _, interpolate } from './lib/i18n.mjs';
 import { openSocket, order } from './lib/socket.mjs';
 import { moveHint, partialFor, playView } from './play.mjs';
 import { canMoveNow, completedPlay, flatPartial, formatSteps, mustPass } from './state.mjs';
@@ -56,15 +57,15 @@ function render() {
   const you = S.you, role = roleOf(st, you), g = st.game;
   document.body.dataset.role = role;
   $('chouette').dataset.version = S.version;
-  $('you-are').textContent = you == null ? 'You are watching.' : `You are ${role}.`;
+  $('you-are').textContent = you == null ? _('You are watching.') : interpolate(_('You are %(role)s.'), { role: roleWord(role) }, true);
   $('status-line').textContent = statusText(st, you);
   S.board = boardState(st, you, S.board);
   drawPlay();
   $('cube-row').innerHTML = cubeRows(st).map(c => `<li class="${c.owner || 'centre'}${c.out ? ' out' : ''}${c.pending ? ' pending' : ''}" data-cube="${c.member}">` +
     `<span class="cube-face">${c.value}</span> ${esc(c.name)}${c.holder !== c.name ? ` (${esc(c.holder)})` : ''}` +
-    ` <small>${c.out ? esc(c.end) : c.owner ? esc(c.owner) + "'s" : 'centred'}${c.stage && !c.out ? ', ' + esc(c.stage) : ''}</small></li>`).join('');
+    ` <small>${esc(cubeNote(c))}</small></li>`).join('');
   $('line').innerHTML = lineRows(st, you).map(r => `<li class="${r.you ? 'you' : ''}" data-player="${r.id}">` +
-    `<span class="who">${esc(r.name)} <span class="badge ${r.role}">${r.role}</span>${r.away ? ' <span class="badge away">away</span>' : ''}${r.out ? ' <small>(out)</small>' : ''}</span>` +
+    `<span class="who">${esc(r.name)} <span class="badge ${r.role}">${esc(roleWord(r.role))}</span>${r.away ? ` <span class="badge away">${esc(_('away'))}</span>` : ''}${r.out ? ` <small>${esc(_('(out)'))}</small>` : ''}</span>` +
     `<span class="score" data-score="${r.score}">${r.score}</span>${r.game ? ` <small>(${r.game > 0 ? '+' : ''}${r.game})</small>` : ''}</li>`).join('');
   renderWaiting();
   // cube decisions
@@ -109,7 +110,7 @@ function drawPlay() {
   $('plays').hidden = !movable;
   $('keys-hint').hidden = !movable;
   $('play-text').innerHTML = !movable ? '' : (b.partial.length ? `<b>${esc(formatSteps(flatPartial(b), b.you))}</b> · ` : '') +
-    esc(moveHint(b, moving ? undefined : 'Suggest it to the team (Enter), or undo.'));
+    esc(moveHint(b, moving ? undefined : _('Suggest it to the team (Enter), or undo.')));
   $('play-undo').hidden = !b.partial.length;
   $('play-confirm').hidden = !moving || passing;
   $('play-suggest').hidden = moving || passing;
@@ -123,37 +124,41 @@ function renderWaiting() {
   const st = S.st;
   const waiting = waitingFor(st);
   const left = secondsLeft(st);
-  $('waiting-for').innerHTML = waiting.length ? 'Waiting for ' + waiting.map(w => `<span data-waiting="${w.id}">${esc(w.name)}</span> (${esc(w.reason.replace('_', ' '))})`).join(', ') +
-    (left != null ? ` <span class="timer" id="timer">${left} s</span>` : '') : '';
+  const who = waiting.map(w => `<span data-waiting="${w.id}">${esc(w.name)}</span> (${esc(waitReason(w.reason))})`).join(', ');
+  const timer = left != null ? ` <span class="timer" id="timer">${esc(interpolate(_('%(seconds)s s'), { seconds: left }, true))}</span>` : '';
+  $('waiting-for').innerHTML = waiting.length ? interpolate(esc(_('Waiting for %(players)s')), { players: who }, true) + timer : '';
 }
 setInterval(() => { if (S.st) renderWaiting(); }, 1000);
 
 function renderSettle() {
   const st = S.st, you = S.you;
   const { toYou, byYou } = offersFor(st, you);
-  $('offers').innerHTML = toYou.map(o => `<div class="offer" data-offer="${o.cube}">${esc(o.from)} offers ${o.amount > 0 ? 'to receive' : 'to pay'} ${Math.abs(o.amount)} on ${esc(o.name)}'s cube ` +
-    `<button type="button" class="button small" data-settle="accept_settlement" data-cube="${o.cube}">Accept</button>` +
-    `<button type="button" class="button small alt" data-settle="reject_settlement" data-cube="${o.cube}">Reject</button></div>`).join('') +
-    byYou.map(o => `<div class="offer">Your offer on ${esc(o.name)}'s cube: ${o.amount} <button type="button" class="button small ghost" data-settle="withdraw_settlement" data-cube="${o.cube}">Withdraw</button></div>`).join('');
+  const offer = o => interpolate(o.amount > 0 ? _("%(from)s offers to receive %(amount)s on %(name)s's cube") : _("%(from)s offers to pay %(amount)s on %(name)s's cube"),
+    { from: o.from, amount: Math.abs(o.amount), name: o.name }, true);
+  $('offers').innerHTML = toYou.map(o => `<div class="offer" data-offer="${o.cube}">${esc(offer(o))} ` +
+    `<button type="button" class="button small" data-settle="accept_settlement" data-cube="${o.cube}">${esc(_('Accept'))}</button>` +
+    `<button type="button" class="button small alt" data-settle="reject_settlement" data-cube="${o.cube}">${esc(_('Reject'))}</button></div>`).join('') +
+    byYou.map(o => `<div class="offer">${esc(interpolate(_("Your offer on %(name)s's cube: %(amount)s"), { name: o.name, amount: o.amount }, true))} ` +
+      `<button type="button" class="button small ghost" data-settle="withdraw_settlement" data-cube="${o.cube}">${esc(_('Withdraw'))}</button></div>`).join('');
   const cubes = settleableCubes(st, you);
   $('settle-form').hidden = !cubes.length;
   const checked = new Set([...document.querySelectorAll('#settle-cubes input:checked')].map(i => Number(i.value)));
   const keep = cubes.some(c => checked.has(c.member));  // a choice made among these cubes; else all of them
-  $('settle-cubes').innerHTML = cubes.map(c => `<label><input type="checkbox" value="${c.member}"${!keep || checked.has(c.member) ? ' checked' : ''}> ${esc(c.name)}'s cube (${c.value})</label>`).join('');
+  $('settle-cubes').innerHTML = cubes.map(c => `<label><input type="checkbox" value="${c.member}"${!keep || checked.has(c.member) ? ' checked' : ''}> ${esc(interpolate(_("%(name)s's cube (%(value)s)"), { name: c.name, value: c.value }, true))}</label>`).join('');
 }
 
 function renderRooms(role) {
   const rooms = role === 'spectator' ? ['spectators'] : (role === 'captain' || role === 'crew') ? ['table', 'team'] : ['table'];
   const sel = $('chat-room'), keep = sel.value;
   if (sel.dataset.rooms !== rooms.join()) {
-    sel.innerHTML = rooms.map(r => `<option value="${r}">${r}</option>`).join('');
+    sel.innerHTML = rooms.map(r => `<option value="${r}">${esc(roomWord(r))}</option>`).join('');
     sel.dataset.rooms = rooms.join();
     if (rooms.includes(keep)) sel.value = keep;
   }
 }
 
 function renderChat() {
-  $('chat-log').innerHTML = S.chat.slice(-80).map(m => `<li class="${m.room}"><b>${esc(m.name)}</b> <small>${m.room}</small>: ${esc(m.text)}</li>`).join('');
+  $('chat-log').innerHTML = S.chat.slice(-80).map(m => `<li class="${m.room}"><b>${esc(m.name)}</b> <small>${esc(roomWord(m.room))}</small>: ${esc(m.text)}</li>`).join('');
   $('chat-log').scrollTop = 1e9;
   const g = S.st && S.st.game;
   const sugg = S.chat.filter(m => m.play && g && m.game === g.id);
@@ -164,9 +169,9 @@ function renderChat() {
 function showEnd() {
   const end = S.lastEnd;
   S.lastEnd = null;
-  $('end-title').textContent = `Game ${end.number} is over`;
+  $('end-title').textContent = interpolate(_('Game %(number)s is over'), { number: end.number }, true);
   $('end-lines').innerHTML = end.lines.map(l => `<li>${esc(l)}</li>`).join('') +
-    `<li><b>Scores:</b> ${end.scores.map(([p, s]) => `${esc(nameOf(S.st, p))} ${s}`).join(', ')}</li>`;
+    `<li><b>${esc(_('Scores:'))}</b> ${end.scores.map(([p, s]) => `${esc(nameOf(S.st, p))} ${s}`).join(', ')}</li>`;
   $('end-dialog').hidden = false;
 }
 
@@ -188,7 +193,7 @@ $('suggestions').addEventListener('click', e => {
 $('start').addEventListener('click', () => send('start'));
 $('restart').addEventListener('click', () => send('restart'));
 $('join').addEventListener('click', () => send('join'));
-$('leave').addEventListener('click', () => { if (confirm('Leave this chouette?')) send('leave_table'); });
+$('leave').addEventListener('click', () => { if (confirm(_('Leave this chouette?'))) send('leave_table'); });
 $('add-bot').addEventListener('click', () => send('add_bot', { level: $('bot-level').value }));
 $('settle-open').addEventListener('click', () => { $('settle-dialog').hidden = false; });
 $('settle-close').addEventListener('click', () => { $('settle-dialog').hidden = true; });

@@ -1,5 +1,6 @@
 // The chouette page's pure part: from the server's state (docs/PROTOCOL.md, "Chouettes")
 // to what the page shows and which buttons it offers. No DOM here (tests/js/chouette.test.mjs).
+import { gettext as _, interpolate } from './lib/i18n.mjs';
 import { candidates, canMoveNow, initialState, selectableSources } from './state.mjs';
 
 /** A player's display name from the state's seats. */
@@ -18,6 +19,35 @@ export function roleOf(st, you) {
   }
   if (you != null && (st.seats || []).some(s => s.player === you && s.active)) return 'seated';
   return 'spectator';
+}
+
+/** A role (roleOf, lineRows) in the page's language. */
+export function roleWord(role) {
+  const words = { box: _('box'), captain: _('captain'), crew: _('crew'), seated: _('seated'), spectator: _('spectator'),
+    waiting: _('waiting') };
+  return words[role] || role;
+}
+
+/** A chat room's name: table, team, spectators. */
+export function roomWord(room) {
+  const words = { table: _('table'), team: _('team'), spectators: _('spectators') };
+  return words[room] || room;
+}
+
+/** What the game waits for from a player (waitingFor's reason). */
+export function waitReason(reason) {
+  const words = { double_decision: _('double decision'), double_answer: _('double answer'), raccoon_decision: _('raccoon decision'),
+    buy_decision: _('buy decision'), last_member: _('last member'), move: _('move'), roll: _('roll') };
+  return words[reason] || String(reason).replace('_', ' ');
+}
+
+/** A cube's note in the cube row: whose it is (or how it ended), and the decision it waits for. */
+export function cubeNote(c) {
+  const ends = { bearoff: _('bearoff'), drop: _('drop'), settlement: _('settlement'), forfeit: _('forfeit'), dropped: _('dropped') };
+  const owners = { box: _("box's"), team: _("team's") };
+  const stages = { offered: _('offered'), beavered: _('beavered'), dropped: _('dropped') };
+  const where = c.out ? (ends[c.end] || c.end) : c.owner ? (owners[c.owner] || c.owner) : _('centred');
+  return c.stage && !c.out ? interpolate(_('%(where)s, %(stage)s'), { where, stage: stages[c.stage] || c.stage }, true) : where;
 }
 
 /** The board's viewpoint: the team plays Black, the box White (spectators see White's side). */
@@ -55,10 +85,14 @@ export function cubeRows(st) {
   }));
 }
 
-const LABELS = {
-  double: 'Double', no_double: 'No double', take: 'Take', drop: 'Drop', beaver: 'Beaver',
-  raccoon: 'Raccoon', no_raccoon: 'No raccoon', buy: 'Buy', no_buy: "Don't buy", buy_all: 'Buy all',
-};
+// The cube-decision buttons' labels; for one member's cube, ``[yours, theirs]``.
+const LABELS = () => ({ no_double: _('No double'), drop: _('Drop'), buy_all: _('Buy all') });
+const CUBE_LABELS = () => ({
+  take: [_('Take your cube'), _("Take %(name)s's cube")], drop: [_('Drop your cube'), _("Drop %(name)s's cube")],
+  beaver: [_('Beaver your cube'), _("Beaver %(name)s's cube")], raccoon: [_('Raccoon your cube'), _("Raccoon %(name)s's cube")],
+  no_raccoon: [_('No raccoon your cube'), _("No raccoon %(name)s's cube")],
+  buy: [_('Buy your cube'), _("Buy %(name)s's cube")], no_buy: [_("Don't buy your cube"), _("Don't buy %(name)s's cube")],
+});
 
 /** The cube-decision buttons for ``you``: ``[{t, d, label}]`` (the checker play has its own list). */
 export function decisionButtons(st, you) {
@@ -69,19 +103,19 @@ export function decisionButtons(st, you) {
   for (const p of g.pending) {
     if (p.player !== you) continue;
     if (p.reason === 'double_decision') {
-      out.push({ t: 'double', d: {}, label: p.cubes.length > 1 ? 'Double all' : 'Double' });
-      if (p.cubes.length > 1) for (const m of p.cubes) out.push({ t: 'double', d: { cubes: [m] }, label: `Double ${nameOf(st, m)}` });
-      out.push({ t: 'no_double', d: {}, label: LABELS.no_double });
+      out.push({ t: 'double', d: {}, label: p.cubes.length > 1 ? _('Double all') : _('Double') });
+      if (p.cubes.length > 1) for (const m of p.cubes) out.push({ t: 'double', d: { cubes: [m] }, label: interpolate(_('Double %(name)s'), { name: nameOf(st, m) }, true) });
+      out.push({ t: 'no_double', d: {}, label: LABELS().no_double });
     } else if (p.reason === 'last_member') {
-      out.push({ t: 'buy_all', d: {}, label: LABELS.buy_all }, { t: 'drop', d: {}, label: LABELS.drop });
+      out.push({ t: 'buy_all', d: {}, label: LABELS().buy_all }, { t: 'drop', d: {}, label: LABELS().drop });
     } else if (p.reason !== 'move' && p.reason !== 'roll') {
       const actions = { double_answer: ['take', 'drop', 'beaver'], raccoon_decision: ['raccoon', 'no_raccoon'],
         buy_decision: ['buy', 'no_buy'] }[p.reason] || [];
       for (const m of p.cubes) {
         for (const t of actions) {
           if (!allowed.has(t)) continue;
-          const whose = m === you ? 'your' : `${nameOf(st, m)}'s`;
-          out.push({ t, d: { cube: m }, label: `${LABELS[t]} ${whose} cube` });
+          const [yours, theirs] = CUBE_LABELS()[t];
+          out.push({ t, d: { cube: m }, label: m === you ? yours : interpolate(theirs, { name: nameOf(st, m) }, true) });
         }
       }
     }
@@ -91,7 +125,7 @@ export function decisionButtons(st, you) {
 
 /** A play as text ("13/7 8/7"). */
 export function playText(steps) {
-  return steps.length ? steps.map(s => `${s.from}/${s.to}`).join(' ') : '(no move)';
+  return steps.length ? steps.map(s => `${s.from}/${s.to}`).join(' ') : _('(no move)');
 }
 
 /** Whether ``you`` plays the dice now, and whether you may suggest a play to the team. */
@@ -167,12 +201,14 @@ export function secondsLeft(st, now = Date.now()) {
 export function statusText(st, you) {
   const g = st.game;
   if (!g) {
-    if (st.status === 'open') return st.session ? 'Waiting for players for the next game.' : 'Waiting for the players to sit down.';
-    return st.status === 'finished' ? 'This chouette is over.' : '';
+    if (st.status === 'open') return st.session ? _('Waiting for players for the next game.') : _('Waiting for the players to sit down.');
+    return st.status === 'finished' ? _('This chouette is over.') : '';
   }
-  const side = g.onRoll === 'box' ? `${nameOf(st, g.box)} (box)` : `the team (captain ${nameOf(st, g.captain)})`;
-  const dice = g.dice ? ` ${g.dice[0]}-${g.dice[1]}` : '';
-  const phase = { cube_window: 'cube decisions', answers: 'answering doubles', buy: 'buying dropped cubes',
-    last_member: 'the last member decides', move: `to play${dice}`, roll: 'to roll', over: 'game over' }[g.phase] || g.phase;
-  return `Game ${g.number}: ${side} on roll, ${phase}. You are ${roleOf(st, you)}.`;
+  const side = g.onRoll === 'box' ? interpolate(_('%(name)s (box)'), { name: nameOf(st, g.box) }, true)
+    : interpolate(_('the team (captain %(name)s)'), { name: nameOf(st, g.captain) }, true);
+  const phase = g.phase === 'move' && g.dice ? interpolate(_('to play %(dice)s'), { dice: `${g.dice[0]}-${g.dice[1]}` }, true)
+    : { cube_window: _('cube decisions'), answers: _('answering doubles'), buy: _('buying dropped cubes'),
+      last_member: _('the last member decides'), move: _('to play'), roll: _('to roll'), over: _('game over') }[g.phase] || g.phase;
+  return interpolate(_('Game %(number)s: %(side)s on roll, %(phase)s. You are %(role)s.'),
+    { number: g.number, side, phase, role: roleWord(roleOf(st, you)) }, true);
 }

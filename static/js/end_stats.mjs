@@ -1,6 +1,7 @@
 // At match end (the end dialog opens, or the page of a finished match loads): the match's
 // analysis statistics, with the worker's live progress until they are ready.
 import { esc } from './lib/dom.mjs';
+import { gettext as _, interpolate } from './lib/i18n.mjs';
 
 const box = document.getElementById('aids');
 const dialog = document.getElementById('end-dialog');
@@ -25,16 +26,17 @@ async function poll() {
   const el = place();
   if (data.error) { if (data.error.code === 'match_not_over') setTimeout(poll, 1000); else el.textContent = ''; return; }
   if (data.status === 'queued' || data.status === 'running') {
-    el.textContent = `Analysing the match… ${Math.round(((data.job || {}).progress || 0) * 100)}%`;
+    el.textContent = interpolate(_('Analysing the match… %(percent)s%'), { percent: Math.round(((data.job || {}).progress || 0) * 100) }, true);
     setTimeout(poll, 1000);
     return;
   }
-  if (data.status === 'failed') { el.textContent = `The analysis failed: ${(data.job || {}).error || ''}`; return; }
+  if (data.status === 'failed') { el.textContent = interpolate(_('The analysis failed: %(error)s'), { error: (data.job || {}).error || '' }, true); return; }
   const s = data.analysis.stats, p = data.players;
-  const row = (c) => `${esc(p[c].name)}: PR ${s[c].overall.pr ?? '—'}, error rate ${s[c].overall.errorRate ?? '—'}, ` +
-    `checker ${s[c].checker.errorRate ?? '—'}, cube ${s[c].cube.errorRate ?? '—'}, luck ${s[c].luck.total >= 0 ? '+' : ''}${s[c].luck.total}`;
-  el.innerHTML = `<p><b>Analysis (${data.depth}-ply)</b></p><p>${row('white')}</p><p>${row('black')}</p>` +
-    `<p><a href="/analysis/${data.id}/">See every decision</a></p>`;
+  const row = (c) => esc(interpolate(_('%(name)s: PR %(pr)s, error rate %(rate)s, checker %(checker)s, cube %(cube)s, luck %(luck)s'), {
+    name: p[c].name, pr: s[c].overall.pr ?? '—', rate: s[c].overall.errorRate ?? '—', checker: s[c].checker.errorRate ?? '—',
+    cube: s[c].cube.errorRate ?? '—', luck: `${s[c].luck.total >= 0 ? '+' : ''}${s[c].luck.total}` }, true));
+  el.innerHTML = `<p><b>${esc(interpolate(_('Analysis (%(depth)s-ply)'), { depth: data.depth }, true))}</b></p><p>${row('white')}</p><p>${row('black')}</p>` +
+    `<p><a href="/analysis/${data.id}/">${esc(_('See every decision'))}</a></p>`;
 }
 
 function start() {

@@ -1,5 +1,6 @@
 // The lobby: open matches and games in progress, live over /ws/lobby/ (docs/PROTOCOL.md).
 import { csrfToken, esc } from './lib/dom.mjs';
+import { gettext as _, interpolate, pgettext } from './lib/i18n.mjs';
 import { openSocket, order } from './lib/socket.mjs';
 
 const open = new Map(), live = new Map();
@@ -10,36 +11,36 @@ const statusDot = document.getElementById('lobby-status');
 
 function describe(m) {
   const r = m.rules || {}, bits = [];
-  bits.push(r.cube ? `cube${r.cubeLimit ? ' ≤' + r.cubeLimit : ''}` : 'no cube');
-  if (m.length > 1 && r.cube && r.crawford) bits.push('Crawford');
-  if (r.jacoby) bits.push('Jacoby');
-  if (r.beaver) bits.push('beavers');
-  if (!m.rated) bits.push('unrated');
+  bits.push(r.cube ? (r.cubeLimit ? interpolate(_('cube ≤%(limit)s'), { limit: r.cubeLimit }, true) : _('cube')) : _('no cube'));
+  if (m.length > 1 && r.cube && r.crawford) bits.push(_('Crawford'));
+  if (r.jacoby) bits.push(_('Jacoby'));
+  if (r.beaver) bits.push(_('beavers'));
+  if (!m.rated) bits.push(_('unrated'));
   return bits.join(', ');
 }
-const lengthText = m => (m.length ? `${m.length}-point match` : 'money');
+const lengthText = m => (m.length ? interpolate(_('%(length)s-point match'), { length: m.length }, true) : _('money'));
 const who = p => (p ? `${esc(p.name)} <span class="rating">${Math.round(p.rating)}</span>` : '—');
 
 function render() {
   const openBody = document.querySelector('#open-matches tbody');
   const rows = [...open.values()].sort((a, b) => b.id - a.id).map(m => {
     const mine = me && m.white && m.white.name === me;
-    const action = mine ? `<a class="button small" href="/matches/${m.id}/">Your table</a>`
-      : loggedIn ? `<form method="post" action="/matches/${m.id}/join/" class="inline"><input type="hidden" name="csrfmiddlewaretoken" value="${esc(csrfToken())}"><button class="button small" type="submit" aria-label="Join match ${m.id} against ${esc(m.white && m.white.name)}">Join</button></form>`
-      : `<a href="/accounts/login/?next=/">Log in to join</a>`;
+    const action = mine ? `<a class="button small" href="/matches/${m.id}/">${esc(_('Your table'))}</a>`
+      : loggedIn ? `<form method="post" action="/matches/${m.id}/join/" class="inline"><input type="hidden" name="csrfmiddlewaretoken" value="${esc(csrfToken())}"><button class="button small" type="submit" aria-label="${esc(interpolate(_('Join match %(id)s against %(name)s'), { id: m.id, name: m.white && m.white.name }, true))}">${esc(_('Join'))}</button></form>`
+      : `<a href="/accounts/login/?next=/">${esc(_('Log in to join'))}</a>`;
     return `<tr data-match="${m.id}"><td>${who(m.white)}</td><td>${lengthText(m)}</td><td>${esc(describe(m))}</td><td>${action}</td></tr>`;
   });
-  openBody.innerHTML = rows.join('') || '<tr class="empty"><td colspan="4">No open matches yet.</td></tr>';
+  openBody.innerHTML = rows.join('') || `<tr class="empty"><td colspan="4">${esc(_('No open matches yet.'))}</td></tr>`;
   const liveBody = document.querySelector('#live-matches tbody');
   const liveRows = [...live.values()].sort((a, b) => b.id - a.id).map(m => {
     const mine = myId && [m.white, m.black].some(p => p && p.id === myId);
-    const action = mine ? `<a class="button small" href="/matches/${m.id}/">Resume</a>`
-      : `<a class="button small ghost" href="/matches/${m.id}/" aria-label="Watch ${esc(m.white && m.white.name)} against ${esc(m.black && m.black.name)}">Watch</a>`;
+    const action = mine ? `<a class="button small" href="/matches/${m.id}/">${esc(_('Resume'))}</a>`
+      : `<a class="button small ghost" href="/matches/${m.id}/" aria-label="${esc(interpolate(_('Watch %(white)s against %(black)s'), { white: m.white && m.white.name, black: m.black && m.black.name }, true))}">${esc(_('Watch'))}</a>`;
     return `<tr data-match="${m.id}"${mine ? ' class="mine"' : ''}><td>${who(m.white)}</td><td>${who(m.black)}</td>` +
-      `<td>${m.score[0]}–${m.score[1]}${m.length ? ' / ' + m.length : ''}${m.crawfordGame ? ' <abbr title="Crawford game">C</abbr>' : ''}</td>` +
+      `<td>${m.score[0]}–${m.score[1]}${m.length ? ' / ' + m.length : ''}${m.crawfordGame ? ` <abbr title="${esc(_('Crawford game'))}">${esc(pgettext('the Crawford game, in one letter', 'C'))}</abbr>` : ''}</td>` +
       `<td>${action}</td></tr>`;
   });
-  liveBody.innerHTML = liveRows.join('') || '<tr class="empty"><td colspan="4">Nobody is playing right now.</td></tr>';
+  liveBody.innerHTML = liveRows.join('') || `<tr class="empty"><td colspan="4">${esc(_('Nobody is playing right now.'))}</td></tr>`;
 }
 
 // Lobby messages are numbered (docs/PROTOCOL.md): a gap means one was lost, so ask for the
@@ -71,7 +72,7 @@ const socket = openSocket({
     if (st === 'connecting') return;   // the page says so already
     const on = st === 'open';
     statusDot.className = `live-dot ${on ? 'on' : 'off'}`;
-    statusDot.title = on ? 'live' : 'reconnecting…';
+    statusDot.title = on ? _('live') : _('reconnecting…');
   },
 });
 

@@ -1,33 +1,46 @@
 // The replay viewer: steps through a finished game's events (GET /games/<id>/replay.json).
 import { renderBoard } from './board.mjs';
-import { cap, esc } from './lib/dom.mjs';
+import { esc } from './lib/dom.mjs';
+import { gettext as _, interpolate } from './lib/i18n.mjs';
+import { colorName, kindWord } from './texts.mjs';
 
 const root = document.getElementById('replay'), board = document.getElementById('board'), what = document.getElementById('what');
 let steps = [], i = 0;
 
 function label(step) {
-  const d = step.d || {}, who = cap(d.color);
+  const d = step.d || {}, who = colorName(d.color);
+  const say = (format, values = {}) => interpolate(format, { who, ...values }, true);
   switch (step.t) {
-    case 'game_start': return 'Start';
-    case 'opening_roll': return `Opening roll: White ${d.white}, Black ${d.black}`;
-    case 'roll': return `${who} rolls ${d.dice.join('-')}`;
-    case 'move': return `${who} ${d.dice ? d.dice.join('') + ': ' : ''}${d.notation || 'cannot move'}`;
-    case 'double': return `${who} doubles to ${d.cubeValue}`;
-    case 'take': return `${who} takes`;
-    case 'drop': return `${who} passes`;
-    case 'game_end': return !d.winner ? 'No result (aborted)'
-      : d.reason === 'forfeit' && !d.points ? `${cap(d.winner)} wins by forfeit (the match is awarded; no points)`
-      : `${cap(d.winner)} wins ${d.points} (${d.kind})`;
-    default: return `${who} ${step.t.replace('_', ' ')}`.trim();
+    case 'game_start': return _('Start');
+    case 'opening_roll': return interpolate(_('Opening roll: White %(white)s, Black %(black)s'), { white: d.white, black: d.black }, true);
+    case 'roll': return say(_('%(who)s rolls %(dice)s'), { dice: d.dice.join('-') });
+    case 'move': return d.dice ? say(_('%(who)s %(dice)s: %(play)s'), { dice: d.dice.join(''), play: d.notation || _('cannot move') })
+      : say(_('%(who)s %(play)s'), { play: d.notation || _('cannot move') });
+    case 'double': return say(_('%(who)s doubles to %(value)s'), { value: d.cubeValue });
+    case 'take': return say(_('%(who)s takes'));
+    case 'drop': return say(_('%(who)s passes'));
+    case 'game_end': return d.winner && d.reason === 'forfeit' && !d.points
+      ? interpolate(_('%(who)s wins by forfeit (the match is awarded; no points)'), { who: colorName(d.winner) }, true)
+      : d.winner ? interpolate(_('%(who)s wins %(points)s (%(kind)s)'), { who: colorName(d.winner), points: d.points, kind: kindWord(d.kind) }, true)
+      : _('No result (aborted)');
+    default: return say(EVENTS()[step.t] || `%(who)s ${step.t.replace('_', ' ')}`).trim();
   }
 }
+
+// The other events of a game, as the replay's list names them.
+const EVENTS = () => ({
+  beaver: _('%(who)s beaver'), raccoon: _('%(who)s raccoon'), resign_offer: _('%(who)s resign offer'),
+  resign_reject: _('%(who)s resign reject'), resign_accept: _('%(who)s resign accept'), resign: _('%(who)s resign'),
+  forfeit: _('%(who)s forfeit'), abort: _('%(who)s abort'),
+});
 
 function show() {
   const s = steps[i];
   if (!s) return;
   board.innerHTML = renderBoard({ pos: s.position, you: 'white', dice: s.dice, diceColor: s.position.turn,
     cube: s.cube, lastTurn: s.t === 'move' ? { color: s.d.color, moves: s.d.moves } : null });
-  what.textContent = `${i + 1}/${steps.length} · ${label(s)} · pips White ${s.pips.white}, Black ${s.pips.black}`;
+  what.textContent = interpolate(_('%(step)s/%(steps)s · %(event)s · pips White %(white)s, Black %(black)s'),
+    { step: i + 1, steps: steps.length, event: label(s), white: s.pips.white, black: s.pips.black }, true);
   document.getElementById('prev').disabled = document.getElementById('first').disabled = i === 0;
   document.getElementById('next').disabled = document.getElementById('last').disabled = i === steps.length - 1;
   root.dataset.step = i;

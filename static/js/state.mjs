@@ -4,10 +4,12 @@
 // state; the selection helpers turn the server's legalMoves into what may be
 // clicked now. The client never computes rules: it filters the server's list.
 
-import { cap } from './lib/dom.mjs';
+import { gettext as _, interpolate, ngettext } from './lib/i18n.mjs';
+import { colorName, kindWord, reasonWord } from './texts.mjs';
 
 export const OTHER = { white: 'black', black: 'white' };
 const RESIGN_NAMES = { 1: 'single', 2: 'gammon', 3: 'backgammon' };
+const resignWord = level => (RESIGN_NAMES[level] ? kindWord(RESIGN_NAMES[level]) : level);
 
 export function initialState() {
   return {
@@ -246,7 +248,8 @@ const APPLY = {
   },
   opening_roll(s, d) {
     s.cube = { ...s.cube, value: d.cubeValue };
-    s.moveList.push({ color: null, text: `Opening roll: White ${d.white}, Black ${d.black}` + (d.first ? '' : ' (tie)') });
+    s.moveList.push({ color: null, text: interpolate(d.first ? _('Opening roll: White %(white)s, Black %(black)s')
+      : _('Opening roll: White %(white)s, Black %(black)s (tie)'), { white: d.white, black: d.black }, true) });
     if (!d.first) { s.dice = [d.white, d.black]; return; }
     s.turn = d.first;
     s.dice = d.first === 'white' ? [d.white, d.black] : [d.black, d.white];
@@ -262,52 +265,52 @@ const APPLY = {
     Object.assign(s, { board: pos.board, whiteBar: pos.whiteBar, blackBar: pos.blackBar,
       whiteOff: pos.whiteOff, blackOff: pos.blackOff });
     s.lastTurn = { color: d.color, moves: d.moves };
-    s.moveList.push({ color: d.color, dice: d.dice, text: d.notation || (d.moves.length ? formatSteps(d.moves, d.color) : 'cannot move') });
+    s.moveList.push({ color: d.color, dice: d.dice, text: d.notation || (d.moves.length ? formatSteps(d.moves, d.color) : _('cannot move')) });
     s.turn = OTHER[d.color]; s.dice = null;
     setPhase(s, 'turn', s.turn);
     s.flagsStale = true;   // may the next side double? the server's snapshot says
   },
   double(s, d) {
-    s.moveList.push({ color: d.color, text: `Doubles to ${d.cubeValue}` });
+    s.moveList.push({ color: d.color, text: interpolate(_('Doubles to %(value)s'), { value: d.cubeValue }, true) });
     s.cube = { ...s.cube, offered: d.cubeValue, canDouble: false };
     setPhase(s, 'cube_offered', OTHER[d.color]);
     s.flagsStale = true;
   },
   take(s, d) {
-    s.moveList.push({ color: d.color, text: 'Takes' });
+    s.moveList.push({ color: d.color, text: _('Takes') });
     s.cube = { ...s.cube, value: d.cubeValue, owner: d.color, offered: null, canBeaver: false };
     setPhase(s, 'turn', OTHER[d.color]);
     s.flagsStale = true;
   },
   beaver(s, d) {
-    s.moveList.push({ color: d.color, text: `Beavers (cube ${d.cubeValue})` });
+    s.moveList.push({ color: d.color, text: interpolate(_('Beavers (cube %(value)s)'), { value: d.cubeValue }, true) });
     s.cube = { ...s.cube, value: d.cubeValue, owner: d.color, offered: null, canBeaver: false };
     setPhase(s, 'turn', OTHER[d.color]);
     s.flagsStale = true;
   },
   raccoon(s, d) {
-    s.moveList.push({ color: d.color, text: `Raccoons (cube ${d.cubeValue})` });
+    s.moveList.push({ color: d.color, text: interpolate(_('Raccoons (cube %(value)s)'), { value: d.cubeValue }, true) });
     s.cube = { ...s.cube, value: d.cubeValue, canRaccoon: false };
     s.flagsStale = true;
   },
-  drop(s, d) { s.moveList.push({ color: d.color, text: 'Passes' }); setPhase(s, 'over', null); },
+  drop(s, d) { s.moveList.push({ color: d.color, text: _('Passes') }); setPhase(s, 'over', null); },
   resign_offer(s, d) {
     s.resignPrev = { phase: s.phase, actor: s.actor };
     s.resignOffer = { by: d.color, level: d.level, name: RESIGN_NAMES[d.level] };
-    s.moveList.push({ color: d.color, text: `Offers to resign (${RESIGN_NAMES[d.level] || d.level})` });
+    s.moveList.push({ color: d.color, text: interpolate(_('Offers to resign (%(kind)s)'), { kind: resignWord(d.level) }, true) });
     setPhase(s, 'resign_offered', OTHER[d.color]);
   },
   resign_reject(s, d) {
     const prev = s.resignPrev || { phase: s.dice ? 'move' : 'turn', actor: s.turn };
     s.resignOffer = null;
-    s.moveList.push({ color: d.color, text: 'Rejects the resignation' });
+    s.moveList.push({ color: d.color, text: _('Rejects the resignation') });
     setPhase(s, prev.phase, prev.actor);
     s.flagsStale = true;
   },
-  resign_accept(s, d) { s.moveList.push({ color: d.color, text: 'Accepts the resignation' }); setPhase(s, 'over', null); },
-  resign(s, d) { s.moveList.push({ color: d.color, text: `Resigns (${RESIGN_NAMES[d.level] || d.level})` }); setPhase(s, 'over', null); },
-  forfeit(s, d) { s.moveList.push({ color: d.color, text: `Forfeits (${d.reason})` }); setPhase(s, 'over', null); },
-  abort(s, d) { s.moveList.push({ color: null, text: `Aborted (${d.reason})` }); s.abortReason = d.reason; setPhase(s, 'over', null); },
+  resign_accept(s, d) { s.moveList.push({ color: d.color, text: _('Accepts the resignation') }); setPhase(s, 'over', null); },
+  resign(s, d) { s.moveList.push({ color: d.color, text: interpolate(_('Resigns (%(kind)s)'), { kind: resignWord(d.level) }, true) }); setPhase(s, 'over', null); },
+  forfeit(s, d) { s.moveList.push({ color: d.color, text: interpolate(_('Forfeits (%(reason)s)'), { reason: reasonWord(d.reason) }, true) }); setPhase(s, 'over', null); },
+  abort(s, d) { s.moveList.push({ color: null, text: interpolate(_('Aborted (%(reason)s)'), { reason: reasonWord(d.reason) }, true) }); s.abortReason = d.reason; setPhase(s, 'over', null); },
   game_end(s, d) {
     setPhase(s, 'over', null);
     s.status = 'finished'; s.dice = null; s.resignOffer = null;
@@ -324,10 +327,11 @@ const APPLY = {
       }
     }
     s.moveList.push(d.winner && d.reason === 'forfeit' && !d.points
-      ? { color: d.winner, result: true, text: 'Wins by forfeit (the match is awarded; no points)' }
+      ? { color: d.winner, result: true, text: _('Wins by forfeit (the match is awarded; no points)') }
       : d.winner
-      ? { color: d.winner, result: true, text: `Wins ${d.points} point${d.points === 1 ? '' : 's'} (${d.kind})` }
-      : { color: null, text: d.reason === 'aborted' ? 'Aborted: no result' : 'No winner (tie)' });
+      ? { color: d.winner, result: true, text: interpolate(ngettext('Wins %(points)s point (%(kind)s)', 'Wins %(points)s points (%(kind)s)', d.points),
+        { points: d.points, kind: kindWord(d.kind) }, true) }
+      : { color: null, text: d.reason === 'aborted' ? _('Aborted: no result') : _('No winner (tie)') });
   },
   rematch_offer(s, d) { s.rematch = { offeredBy: d.color, match: d.match }; },
   rematch_start(s, d) { s.rematch = { started: true, match: d.match, game: d.game }; },
@@ -385,31 +389,40 @@ export function fold(state, messages) { return messages.reduce(reduce, state); }
 /** A sentence describing the board for screen readers. */
 export function describe(state) {
   const pips = pipCounts(state);
-  const who = c => state.you === c ? 'you' : (state.match && state.match[c] ? state.match[c].name : cap(c));
+  const who = c => state.you === c ? _('you') : (state.match && state.match[c] ? state.match[c].name : colorName(c));
   const parts = [];
   if (state.phase === 'over' || state.status === 'finished') {
-    if (state.result && state.result.winner) parts.push(`Game over: ${cap(state.result.winner)} (${who(state.result.winner)}) wins ${state.result.points}.`);
-    else parts.push('Game over.');
-  } else if (state.phase === 'opening') parts.push('Opening roll.');
+    const w = state.result && state.result.winner;
+    if (w) parts.push(interpolate(_('Game over: %(color)s (%(name)s) wins %(points)s.'), { color: colorName(w), name: who(w), points: state.result.points }, true));
+    else parts.push(_('Game over.'));
+  } else if (state.phase === 'opening') parts.push(_('Opening roll.'));
   else if (state.actor) {
-    const act = { move: 'to move', turn: 'to roll or double', cube_offered: 'to take or pass the double',
-      resign_offered: 'to answer the resignation' }[state.phase] || 'to act';
-    parts.push(`${cap(state.actor)} (${who(state.actor)}) ${act}.`);
+    const act = { move: _('%(color)s (%(name)s) to move.'), turn: _('%(color)s (%(name)s) to roll or double.'),
+      cube_offered: _('%(color)s (%(name)s) to take or pass the double.'),
+      resign_offered: _('%(color)s (%(name)s) to answer the resignation.') }[state.phase] || _('%(color)s (%(name)s) to act.');
+    parts.push(interpolate(act, { color: colorName(state.actor), name: who(state.actor) }, true));
   }
-  if (state.dice && state.phase === 'move') parts.push(`Dice ${state.dice.join(' and ')}.`);
-  parts.push(`Pips: White ${pips.white}, Black ${pips.black}.`);
+  if (state.dice && state.phase === 'move') {
+    parts.push(state.dice.length === 2 ? interpolate(_('Dice %(first)s and %(second)s.'), { first: state.dice[0], second: state.dice[1] }, true)
+      : interpolate(_('Dice %(dice)s.'), { dice: state.dice.join(' ') }, true));
+  }
+  parts.push(interpolate(_('Pips: White %(white)s, Black %(black)s.'), pips, true));
   // Where the checkers are, in the listener's point numbers (White's for a spectator).
   for (const c of ['white', 'black']) {
     const at = [];
     for (let p = 24; p >= 1; p--) {
       const n = c === 'white' ? state.board[p] : -state.board[p];
-      if (n > 0) at.push(`${n} on ${state.you === 'black' ? 25 - p : p}`);
+      if (n > 0) at.push(interpolate(_('%(count)s on %(point)s'), { count: n, point: state.you === 'black' ? 25 - p : p }, true));
     }
-    parts.push(`${cap(c)} checkers: ${at.join(', ') || 'none on the points'}.`);
+    const list = at.join(', ') || _('none on the points');
+    parts.push(interpolate(c === 'white' ? _('White checkers: %(list)s.') : _('Black checkers: %(list)s.'), { list }, true));
   }
-  if (state.whiteBar || state.blackBar) parts.push(`On the bar: White ${state.whiteBar}, Black ${state.blackBar}.`);
-  if (state.whiteOff || state.blackOff) parts.push(`Borne off: White ${state.whiteOff}, Black ${state.blackOff}.`);
-  if (state.cube && state.cube.enabled) parts.push(`Cube ${state.cube.value}${state.cube.owner ? ', owned by ' + cap(state.cube.owner) : ', centred'}.`);
-  if (state.partial.length) parts.push(`Your play so far: ${formatSteps(flatPartial(state), state.you)}.`);
+  if (state.whiteBar || state.blackBar) parts.push(interpolate(_('On the bar: White %(white)s, Black %(black)s.'), { white: state.whiteBar, black: state.blackBar }, true));
+  if (state.whiteOff || state.blackOff) parts.push(interpolate(_('Borne off: White %(white)s, Black %(black)s.'), { white: state.whiteOff, black: state.blackOff }, true));
+  if (state.cube && state.cube.enabled) {
+    parts.push(state.cube.owner ? interpolate(_('Cube %(value)s, owned by %(color)s.'), { value: state.cube.value, color: colorName(state.cube.owner) }, true)
+      : interpolate(_('Cube %(value)s, centred.'), { value: state.cube.value }, true));
+  }
+  if (state.partial.length) parts.push(interpolate(_('Your play so far: %(play)s.'), { play: formatSteps(flatPartial(state), state.you) }, true));
   return parts.join(' ');
 }

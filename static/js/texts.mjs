@@ -1,27 +1,66 @@
-// Words the game page shows: results, scores, clocks (pure functions).
+// Words the game page shows: results, scores, clocks (pure functions), in the page's language.
+import { gettext as _, interpolate, ngettext } from './lib/i18n.mjs';
 
-export const REASONS = { drop: 'a pass', resign: 'resignation', forfeit: 'forfeit', timeout: 'time',
-  abandoned: 'abandonment', suspended: 'an administrator’s suspension (a forfeit)', aborted: 'an abort',
-  last_roll: 'the last roll' };
+/** How a game or a match ended, as the end of "by ...": a reason code to words. */
+export function reasonText(code) {
+  const words = { drop: _('a pass'), resign: _('resignation'), forfeit: _('forfeit'), timeout: _('time'),
+    abandoned: _('abandonment'), suspended: _('an administrator’s suspension (a forfeit)'), aborted: _('an abort'),
+    last_roll: _('the last roll') };
+  return words[code] || code;
+}
 
-/** How a forfeiting player lost the match (``matchReason`` of a forfeit). */
-export const FORFEITS = { forfeit: 'left the match', timeout: 'ran out of time', abandoned: 'abandoned the match',
-  suspended: 'was suspended by an administrator' };
+/** A forfeit's or an abort's reason code as a word ("timeout", "left"); unknown codes as they are. */
+export function reasonWord(code) {
+  const words = { timeout: _('timeout'), abandoned: _('abandoned'), suspended: _('suspended'), left: _('left'),
+    absent: _('absent'), forfeit: _('forfeit'), cancelled: _('cancelled'), aborted: _('aborted'),
+    'aborted by an administrator': _('aborted by an administrator') };
+  return words[code] || code;
+}
+
+/** A game's kind: single, gammon, backgammon (the players' own words). */
+export function kindWord(kind) {
+  const words = { single: _('single'), gammon: _('gammon'), backgammon: _('backgammon'), tie: _('tie') };
+  return words[kind] || kind;
+}
+
+/** "white" -> "White", in the page's language. */
+export function colorName(color) {
+  if (color === 'white') return _('White');
+  if (color === 'black') return _('Black');
+  return color ? color[0].toUpperCase() + color.slice(1) : '';
+}
+
+/** How a forfeiting player lost the match (``matchReason`` of a forfeit): "%(name)s ..." sentences. */
+export function forfeitSentence(reason) {
+  const sentences = { forfeit: _('%(name)s left the match'), timeout: _('%(name)s ran out of time'),
+    abandoned: _('%(name)s abandoned the match'), suspended: _('%(name)s was suspended by an administrator') };
+  return sentences[reason] || null;
+}
 
 /** "Ann wins 2 points (gammon, by resignation)." ``nameOf(color)`` names a seat.
  * A match awarded by forfeit: its game in progress scores nothing (0 points). */
 export function resultText(r, nameOf) {
-  if (!r) return 'Game over.';
-  if (!r.winner) return r.reason === 'aborted' ? 'Game aborted: no result.' : 'No winner (a tie).';
-  if (r.reason === 'forfeit' && !r.points) return `${nameOf(r.winner)} wins by forfeit: the match is awarded, and this game scores no points.`;
-  return `${nameOf(r.winner)} wins ${r.points} point${r.points === 1 ? '' : 's'} (${r.kind}` +
-    `${r.cubeValue > 1 ? `, cube ${r.cubeValue}` : ''}${r.reason && r.reason !== 'bearoff' ? `, by ${REASONS[r.reason] || r.reason}` : ''}).`;
+  if (!r) return _('Game over.');
+  if (!r.winner) return r.reason === 'aborted' ? _('Game aborted: no result.') : _('No winner (a tie).');
+  if (r.reason === 'forfeit' && !r.points) {
+    return interpolate(_('%(name)s wins by forfeit: the match is awarded, and this game scores no points.'), { name: nameOf(r.winner) }, true);
+  }
+  const cube = r.cubeValue > 1, by = r.reason && r.reason !== 'bearoff';
+  const n = r.points;
+  const format = cube && by
+    ? ngettext('%(name)s wins %(points)s point (%(kind)s, cube %(cube)s, by %(reason)s).', '%(name)s wins %(points)s points (%(kind)s, cube %(cube)s, by %(reason)s).', n)
+    : cube ? ngettext('%(name)s wins %(points)s point (%(kind)s, cube %(cube)s).', '%(name)s wins %(points)s points (%(kind)s, cube %(cube)s).', n)
+    : by ? ngettext('%(name)s wins %(points)s point (%(kind)s, by %(reason)s).', '%(name)s wins %(points)s points (%(kind)s, by %(reason)s).', n)
+    : ngettext('%(name)s wins %(points)s point (%(kind)s).', '%(name)s wins %(points)s points (%(kind)s).', n);
+  return interpolate(format, { name: nameOf(r.winner), points: n, kind: kindWord(r.kind), cube: r.cubeValue,
+    reason: by ? reasonText(r.reason) : '' }, true);
 }
 
 /** "Score: Ann 1 – 2 Ben (to 5)". */
 export function scoreText(g, match, nameOf) {
   const length = match ? match.length : 0;
-  return `Score: ${nameOf('white')} ${g.score[0]} – ${g.score[1]} ${nameOf('black')}${length ? ` (to ${length})` : ''}`;
+  const values = { white: nameOf('white'), black: nameOf('black'), a: g.score[0], b: g.score[1], length };
+  return interpolate(length ? _('Score: %(white)s %(a)s – %(b)s %(black)s (to %(length)s)') : _('Score: %(white)s %(a)s – %(b)s %(black)s'), values, true);
 }
 
 /** Milliseconds as m:ss (rounded up). */
@@ -36,12 +75,15 @@ export function fmtClock(ms) {
  * and how; the score shown beside it is the one reached by play. */
 export function matchEndText(g, nameOf, you) {
   const winner = g.matchWinner, loser = winner === 'white' ? 'black' : 'white';
-  const forfeit = FORFEITS[g.matchReason];
-  const by = forfeit ? ' by forfeit' : '';
-  const title = you ? (winner === you ? `You won the match${by}${forfeit ? '' : '!'}` : `You lost the match${by}`)
-    : `${nameOf(winner)} wins the match${by}`;
+  const forfeit = forfeitSentence(g.matchReason);
+  const title = you
+    ? (winner === you ? (forfeit ? _('You won the match by forfeit') : _('You won the match!'))
+      : (forfeit ? _('You lost the match by forfeit') : _('You lost the match')))
+    : interpolate(forfeit ? _('%(name)s wins the match by forfeit') : _('%(name)s wins the match'), { name: nameOf(winner) }, true);
   if (!forfeit) return { title, body: resultText(g, nameOf) };
-  const game = g.points ? ` The game in progress: ${resultText(g, nameOf)}`
-    : ' The game in progress scores no points: the score is the one reached by play.';
-  return { title, body: `${nameOf(loser)} ${forfeit}: the match is awarded to ${nameOf(winner)}.${game}` };
+  const awarded = interpolate(_('%(forfeit)s: the match is awarded to %(winner)s.'),
+    { forfeit: interpolate(forfeit, { name: nameOf(loser) }, true), winner: nameOf(winner) }, true);
+  const game = g.points ? interpolate(_('The game in progress: %(result)s'), { result: resultText(g, nameOf) }, true)
+    : _('The game in progress scores no points: the score is the one reached by play.');
+  return { title, body: `${awarded} ${game}` };
 }

@@ -46,6 +46,10 @@ def template_strings(path: Path) -> list:
 
 _LITERAL = re.compile(r"""(["'`])((?:\\.|(?!\1)[^\\])*)\1""")
 _SENTENCE = re.compile(r"[^\W\d_]{2,}[ ,’'][^\W\d_]")  # two words in a row
+# An i18n call, its string literals taken whole (a msgid may hold parentheses: "Resigns (%(kind)s)").
+_QUOTED = r"""'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"|`(?:\\.|[^`\\])*`"""
+_PLAIN = rf"""(?:{_QUOTED}|[^()'"`])"""
+_CALL = re.compile(rf"\b(?:_|gettext|ngettext|pgettext|interpolate)\((?:{_PLAIN}|\({_PLAIN}*\))*\)")
 _CODE_LIKE = re.compile(r"^[\w\s.#:\[\]=>*()-]*$")  # selectors, classes, keys
 
 
@@ -56,7 +60,7 @@ def module_strings(path: Path) -> list:
         code = line.strip()
         if code.startswith(("//", "*", "/*", "import ", "export {")) or "console." in code:
             continue
-        code = re.sub(r"\b(?:_|gettext|ngettext|pgettext|interpolate)\((?:[^()]|\([^()]*\))*\)", " ", code)
+        code = _CALL.sub(" ", code)
         for m in _LITERAL.finditer(code):
             literal = re.sub(r"\$\{[^}]*\}", " ", m.group(2)).strip()
             literal = re.sub(r"<[^>]*>?|^[^<]*>", " ", literal).strip() if "<" in literal or ">" in literal else literal
