@@ -13,9 +13,9 @@ from django.views.decorators.csrf import csrf_exempt
 
 from games.engine import actions
 from games import services
-from games.selectors import chouettes as chouette_view
+from games.selectors import chouettes as chouette_view, visibility
 from games.events import chouette_group
-from games.models import Chouette, ChouetteSeat
+from games.models import Chouette
 from games.api import auth, longpoll
 from games.api.errors import REFUSALS, ApiError, error_response, response_for
 from games.api.views import api, long_poll_args, read_json, releasing
@@ -24,8 +24,7 @@ from games.api.views import api, long_poll_args, read_json, releasing
 
 def _chouette(chouette_id, player) -> Chouette:
     c = Chouette.objects.filter(pk=chouette_id).first()
-    seated = c is not None and ChouetteSeat.objects.filter(chouette=c, player=player).exists()
-    if c is None or (c.private and not seated):
+    if c is None or not visibility.can_view_chouette(player.user, c):
         raise ApiError(404, "chouette_not_found", "No such chouette.")
     return c
 

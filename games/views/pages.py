@@ -299,7 +299,7 @@ def player_profile(request, player_id):
                         "color": match.color_of(player)})
     from games.selectors.analysis import pr_history  # noqa: PLC0415
 
-    return render(request, "profile.html", {"profile": player, "history": history, "pr": pr_history(player)})
+    return render(request, "profile.html", {"profile": player, "history": history, "pr": pr_history(player, request.user)})
 
 
 def leaderboard(request):
