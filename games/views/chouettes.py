@@ -40,6 +40,11 @@ def chouette_new(request):
     """``POST /chouettes/new/``: open a chouette with the form's options."""
     post = request.POST
     options = {key: post.get(name) in ("on", "1", "true") for name, key in BOOL_OPTIONS.items()}
+    limit = (post.get("cube_limit") or "").strip()
+    try:  # as the new-match form: empty, 0 or "none" is no limit; the engine checks the rest (bad_cube_limit)
+        options["cubeLimit"] = None if limit in ("", "0", "none") else int(limit) if limit.isascii() else -1
+    except ValueError:
+        options["cubeLimit"] = -1
     try:
         seconds = int(post.get("decision_seconds") or 60)
     except ValueError:
