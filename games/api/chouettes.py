@@ -42,11 +42,13 @@ def chouette_agent_view(c: Chouette, player) -> dict:
 
 @api("GET", "POST")
 def chouettes(request):
-    """``GET``: open chouettes and yours; ``POST {options?, private?, decisionSeconds?}``: open one."""
+    """``GET [?page=N]``: open chouettes (a page of the lobby, tables with a free seat first) and
+    yours; ``POST {options?, private?, decisionSeconds?}``: open one."""
     player = auth.agent_player(request)
     if request.method == "GET":
         mine = Chouette.objects.filter(seats__player=player).order_by("-pk")[:50]
-        return JsonResponse({"open": chouette_view.open_chouettes(),
+        lobby = chouette_view.open_chouettes_page(request.GET.get("page") or 1)
+        return JsonResponse({"open": lobby["tables"], "page": lobby["page"], "pages": lobby["pages"],
                              "yours": [chouette_view.lobby_entry(c) for c in mine]})
     data = read_json(request, ("options", "private", "decisionSeconds"))
     c = services.chouette_create(player=player, options=data.get("options"), private=bool(data.get("private")),

@@ -29,8 +29,10 @@ def _viewable(request, chouette_id) -> tuple:
 
 
 def chouette_list(request):
-    """``GET /chouettes/``: open chouettes (seats, invite link) and the form to open one."""
-    return render(request, "chouettes.html", {"chouettes": chouette_view.open_chouettes(),
+    """``GET /chouettes/?page=N``: open chouettes (seats, invite link), tables with a free seat
+    first, a page at a time, and the form to open one."""
+    lobby = chouette_view.open_chouettes_page(request.GET.get("page") or 1)
+    return render(request, "chouettes.html", {"chouettes": lobby["tables"], "lobby": lobby,
                                               "bot_levels": _bot_levels()})
 
 

@@ -1,13 +1,20 @@
-"""A chouette's limits through the real services: the cube limit (64 by default, like a
-match's; none by option), so no cube runs away."""
+"""A chouette's limits through the real paths: the cube limit (64 by default, like a
+match's; none by option), so no cube runs away; the public tables one player may hold with
+nobody else seated; the lobby, tables with a free seat first, a page at a time, so empty
+tables cannot push real ones out."""
+
+import re
 
 import pytest
 from django.test import Client
 
-from games import services
+from games import conf, services
 from games.engine import chouette as ce
 from games.engine.errors import IllegalAction
+from games.errors import Conflict
 from games.models import Chouette, ChouetteGame
+from games.selectors import chouettes as chouette_view
+from tests.security.conftest import no_tracebacks  # noqa: F401 - the fixture
 from tests.services.chouette_support import CycleDice, play_game_out, polite, state
 
 
@@ -101,3 +108,87 @@ def test_a_bad_cube_limit_opens_nothing(posted):
     response = client.post("/chouettes/new/", {"cube_limit": posted}, follow=True)
     assert "power of two" in response.content.decode()
     assert not Chouette.objects.exists()
+
+
+def _logged_in(player):
+    client = Client()
+    client.force_login(player.user)
+    return client
+
+
+def _open_by_form(client, **fields):
+    before = Chouette.objects.count()
+    response = client.post("/chouettes/new/", {"decision_seconds": "60", **fields}, follow=True)
+    return response, Chouette.objects.count() - before
+
+
+@pytest.mark.django_db
+def test_a_player_holds_at_most_three_public_tables_where_nobody_else_sits(settings, no_tracebacks):
+    alice, bob = _players(2, "t")
+    client = _logged_in(alice)
+    for _ in range(3):
+        assert _open_by_form(client)[1] == 1
+    response, made = _open_by_form(client)
+    assert made == 0 and "nobody else sits" in response.content.decode()
+    with pytest.raises(Conflict) as info:
+        services.chouette_create(player=alice)
+    assert info.value.code == "too_many_open_chouettes" and info.value.status == 409
+    assert _open_by_form(client, private="on")[1] == 1  # a private table is not in the lobby: not counted
+    # a house bot does not make a table less empty; another person does
+    tables = list(Chouette.objects.filter(created_by=alice, private=False).order_by("pk"))
+    services.chouette_add_bot(chouette_id=tables[0].pk, player=alice, level="beginner")
+    assert _open_by_form(client)[1] == 0
+    services.chouette_join(player=bob, chouette_id=tables[1].pk)
+    assert _open_by_form(client)[1] == 1
+    # leaving a table where nobody else sits closes it, and frees its place
+    services.chouette_leave(chouette_id=tables[2].pk, player=alice)
+    closed = Chouette.objects.get(pk=tables[2].pk)
+    assert closed.status == Chouette.FINISHED and closed.finished_at is not None
+    assert closed.pk not in [t["id"] for t in chouette_view.open_chouettes()]
+    assert _open_by_form(client)[1] == 1
+    assert _open_by_form(client)[1] == 0
+    assert chouette_view.lonely_tables(alice) == conf.value("GAMES_CHOUETTE_OPEN_LIMIT") == 3
+
+
+@pytest.mark.django_db
+def test_the_bot_api_answers_the_open_table_limit_with_409(settings, no_tracebacks):
+    from tests.api.conftest import register
+
+    settings.GAMES_API_RATE_LIMIT, settings.GAMES_CHOUETTE_OPEN_LIMIT = 100000, 1
+    agent = register("agent-tables")
+    assert agent.post("/api/chouettes", {}).status_code == 201
+    refused = agent.post("/api/chouettes", {})
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "too_many_open_chouettes"
+    assert Chouette.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_the_lobby_lists_tables_with_free_seats_first_a_page_at_a_time(settings):
+    settings.GAMES_CHOUETTE_OPEN_LIMIT = 1000
+    alice, bob, carol, dave, mallory = _players(5, "l")
+    real = services.chouette_create(player=alice)  # the oldest: two people wait there
+    services.chouette_join(player=bob, chouette_id=real.pk)
+    full = services.chouette_create(player=carol, options={"maxPlayers": 3})
+    for p in (dave, bob):
+        services.chouette_join(player=p, chouette_id=full.pk)
+    empties = [services.chouette_create(player=mallory).pk for _ in range(chouette_view.LOBBY_PAGE + 5)]
+    first = Client().get("/chouettes/").content.decode()
+    rows = [int(n) for n in re.findall(r'data-chouette="(\d+)"', first)]
+    assert len(rows) == chouette_view.LOBBY_PAGE and rows[0] == real.pk
+    assert rows[1:] == sorted(empties, reverse=True)[:chouette_view.LOBBY_PAGE - 1]  # newest empty ones next
+    assert 'rel="next"' in first and "Page 1 of 2" in first
+    second = Client().get("/chouettes/?page=2").content.decode()
+    rest = [int(n) for n in re.findall(r'data-chouette="(\d+)"', second)]
+    assert rest[-1] == full.pk and set(rows + rest) == {real.pk, full.pk, *empties}  # the full table last
+    assert 'rel="prev"' in second and 'rel="next"' not in second
+    assert Client().get("/chouettes/?page=99").content.decode().count("data-chouette=") == len(rest)
+    assert Client().get("/chouettes/?page=x").status_code == 200
+    # the home page and the bot API read the same order
+    assert f"/chouettes/join/{real.invite_code}/" in Client().get("/").content.decode().split("home-chouettes")[1][:400]
+    from tests.api.conftest import register
+
+    settings.GAMES_API_RATE_LIMIT = 100000
+    agent = register("agent-lobby")
+    page = agent.get("/api/chouettes?page=2").json()
+    assert page["page"] == 2 and page["pages"] == 2 and [t["id"] for t in page["open"]] == rest
+    assert agent.get("/api/chouettes").json()["open"][0]["id"] == real.pk
