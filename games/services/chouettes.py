@@ -191,10 +191,13 @@ def _seat(t: ChouetteRecord, player: Player) -> None:
 
 
 def chouette_join(*, player: Player, chouette_id=None, invite_code=None) -> Chouette:
-    """Sit at a chouette: at the end of the line (after the current game, if one is on)."""
+    """Sit at a chouette: at the end of the line (after the current game, if one is on). A
+    private one takes its invite code, unless the player sat there before (``private_chouette``)."""
     require_active(player)
     with transaction.atomic():
         c = lock_chouette(chouette_id, invite_code)
+        if c.private and invite_code is None and not ChouetteSeat.objects.filter(chouette=c, player=player).exists():
+            raise Forbidden("private_chouette", "This chouette is private: join it through its invite link.")
         t = ChouetteRecord(c)
         _seat(t, player)
         t.commit()

@@ -64,6 +64,22 @@ def test_its_players_see_it_with_the_invite_staff_with_the_permission_without(al
 
 
 @pytest.mark.django_db
+def test_watching_a_private_chouette_is_no_seat_at_it(alice, bob, carol):
+    """Staff who may watch it (or anyone who knows its number) sit only through the invite link."""
+    from games.errors import Forbidden
+    from games.models import ChouetteSeat
+
+    c = _private(alice, bob)
+    with pytest.raises(Forbidden) as info:
+        services.chouette_join(player=carol, chouette_id=c.pk)
+    assert info.value.code == "private_chouette"
+    assert not ChouetteSeat.objects.filter(chouette=c, player=carol).exists()
+    services.chouette_leave(chouette_id=c.pk, player=bob)
+    services.chouette_join(player=bob, chouette_id=c.pk)  # back to a table he sat at
+    services.chouette_join(player=carol, invite_code=c.invite_code)
+
+
+@pytest.mark.django_db
 def test_a_public_chouette_is_seen_by_anyone_with_its_invite(alice):
     c = services.chouette_create(player=alice)
     page = _client().get(f"/chouettes/{c.pk}/")
