@@ -192,3 +192,34 @@ def test_the_lobby_lists_tables_with_free_seats_first_a_page_at_a_time(settings)
     page = agent.get("/api/chouettes?page=2").json()
     assert page["page"] == 2 and page["pages"] == 2 and [t["id"] for t in page["open"]] == rest
     assert agent.get("/api/chouettes").json()["open"][0]["id"] == real.pk
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_parallel_requests_cannot_pass_the_open_table_limit_together():
+    import threading
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: runs in the PostgreSQL pass of `make test` (tests/pg_pass.py)")
+    owner = _players(1, "r")[0]
+    barrier, codes = threading.Barrier(6), []
+
+    def open_one():
+        try:
+            barrier.wait(timeout=20)
+            services.chouette_create(player=owner)
+            codes.append("ok")
+        except Conflict as exc:
+            codes.append(exc.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=open_one) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert sorted(codes) == ["ok"] * 3 + ["too_many_open_chouettes"] * 3
+    assert Chouette.objects.filter(created_by=owner).count() == 3
