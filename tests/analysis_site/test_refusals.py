@@ -1,6 +1,6 @@
 """Bad analysis input is refused with a clear 400/422 and a stable code, never a 500, and
 changes nothing: a depth written with non-ASCII digits (``"³".isdigit()`` is true, ``int("³")``
-raises), a ``.mat`` declaring a longer match than the engine plays."""
+raises), a ``.mat`` declaring a longer match than the engine plays or a move in such digits."""
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -51,4 +51,12 @@ def test_a_mat_longer_than_64_points_is_refused_with_its_line(stranger, length, 
     page = response.content.decode()
     assert response.status_code == 422 and 'data-code="bad_length"' in page and 'data-line="1"' in page
     assert "64 points" in page
+    assert not Analysis.objects.filter(source=Analysis.UPLOAD).exists()
+
+
+def test_a_mat_move_in_other_digits_is_refused_with_its_line(stranger, no_tracebacks):
+    text = " 3 point match\n\n Game 1\n bob : 0      alice : 0\n  1)                31: 8/\u2075 6/5\n"
+    response = _upload(login(stranger), text)
+    page = response.content.decode()
+    assert response.status_code == 422 and 'data-code="bad_move"' in page and 'data-line="5"' in page
     assert not Analysis.objects.filter(source=Analysis.UPLOAD).exists()
