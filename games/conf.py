@@ -63,6 +63,9 @@ _ALL = [
     Setting("GAMES_LOGIN_WINDOW", 900.0, float, "seconds of the login window"),
     Setting("GAMES_SIGNUP_LIMIT", 10, int, "sign-ups per address per window"),
     Setting("GAMES_SIGNUP_WINDOW", 3600.0, float, "seconds of the sign-up window"),
+    Setting("GAMES_GUEST_LIMIT", 10, int, "guest players made per address per window"),
+    Setting("GAMES_GUEST_WINDOW", 3600.0, float, "seconds of the guest window"),
+    Setting("GAMES_CHOUETTE_OPEN_LIMIT", 3, int, "public chouettes a player may hold open with nobody else seated"),
 ]
 
 #: Every setting by name.

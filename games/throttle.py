@@ -8,7 +8,8 @@ then ``cache.incr``, both atomic on Redis, so concurrent requests never lose a c
 
 The limits (docs/SECURITY.md): ``GAMES_LOGIN_LIMIT`` failed logins per account and
 ``GAMES_LOGIN_IP_LIMIT`` per address per ``GAMES_LOGIN_WINDOW`` seconds, and
-``GAMES_SIGNUP_LIMIT`` sign-ups per address per ``GAMES_SIGNUP_WINDOW`` seconds.
+``GAMES_SIGNUP_LIMIT`` sign-ups per address per ``GAMES_SIGNUP_WINDOW`` seconds, and
+``GAMES_GUEST_LIMIT`` guests made per address per ``GAMES_GUEST_WINDOW`` seconds.
 """
 
 from __future__ import annotations
@@ -94,4 +95,11 @@ def signup_hit(request) -> int | None:
                float(conf.value("GAMES_SIGNUP_WINDOW")))
 
 
-__all__ = ["count", "hit", "blocked", "client_address", "login_blocked", "login_failed", "signup_hit"]
+def guest_hit(request) -> int | None:
+    """Count a guest made from this address ("Play now as a guest"); the seconds to wait once
+    over the limit."""
+    return hit(f"guest-ip:{client_address(request)}", conf.value("GAMES_GUEST_LIMIT"),
+               float(conf.value("GAMES_GUEST_WINDOW")))
+
+
+__all__ = ["count", "hit", "blocked", "client_address", "login_blocked", "login_failed", "signup_hit", "guest_hit"]

@@ -13,9 +13,9 @@ from django.views.decorators.csrf import csrf_exempt
 
 from games.engine import actions
 from games import services
-from games.selectors import chouettes as chouette_view
+from games.selectors import chouettes as chouette_view, visibility
 from games.events import chouette_group
-from games.models import Chouette, ChouetteSeat
+from games.models import Chouette
 from games.api import auth, longpoll
 from games.api.errors import REFUSALS, ApiError, error_response, response_for
 from games.api.views import api, long_poll_args, read_json, releasing
@@ -24,8 +24,7 @@ from games.api.views import api, long_poll_args, read_json, releasing
 
 def _chouette(chouette_id, player) -> Chouette:
     c = Chouette.objects.filter(pk=chouette_id).first()
-    seated = c is not None and ChouetteSeat.objects.filter(chouette=c, player=player).exists()
-    if c is None or (c.private and not seated):
+    if c is None or not visibility.can_view_chouette(player.user, c):
         raise ApiError(404, "chouette_not_found", "No such chouette.")
     return c
 
@@ -43,11 +42,13 @@ def chouette_agent_view(c: Chouette, player) -> dict:
 
 @api("GET", "POST")
 def chouettes(request):
-    """``GET``: open chouettes and yours; ``POST {options?, private?, decisionSeconds?}``: open one."""
+    """``GET [?page=N]``: open chouettes (a page of the lobby, tables with a free seat first) and
+    yours; ``POST {options?, private?, decisionSeconds?}``: open one."""
     player = auth.agent_player(request)
     if request.method == "GET":
         mine = Chouette.objects.filter(seats__player=player).order_by("-pk")[:50]
-        return JsonResponse({"open": chouette_view.open_chouettes(),
+        lobby = chouette_view.open_chouettes_page(request.GET.get("page") or 1)
+        return JsonResponse({"open": lobby["tables"], "page": lobby["page"], "pages": lobby["pages"],
                              "yours": [chouette_view.lobby_entry(c) for c in mine]})
     data = read_json(request, ("options", "private", "decisionSeconds"))
     c = services.chouette_create(player=player, options=data.get("options"), private=bool(data.get("private")),

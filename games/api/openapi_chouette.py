@@ -67,7 +67,10 @@ VIEW = _json(_ref("ChouetteView"))
 
 PATHS = {
     "/api/chouettes": {
-        "get": {"summary": "Open chouettes (with their seats and invite link) and yours", "security": AUTH,
+        "get": {"summary": "Open chouettes (a page of the lobby: tables with a free seat first; with their "
+                           "seats and invite link) and yours", "security": AUTH,
+                "parameters": [{"name": "page", "in": "query", "required": False,
+                                "schema": {"type": "integer", "minimum": 1}}],
                 "responses": {"200": _json({"type": "object"}), "401": ERR, "429": ERR}},
         "post": {"summary": "Open a chouette", "security": AUTH,
                  "requestBody": {"required": False, "content": {"application/json": {"schema": {
@@ -75,7 +78,7 @@ PATHS = {
                          "options": {"type": "object", "description": "jacoby, beaver, raccoon, fullConsultation, "
                                      "cubeLimit, captainBuys, lastMemberBuys, settlements, minPlayers, maxPlayers"},
                          "private": {"type": "boolean"}, "decisionSeconds": {"type": "integer"}}}}}},
-                 "responses": {"201": VIEW, "400": ERR, "401": ERR, "429": ERR}}},
+                 "responses": {"201": VIEW, "400": ERR, "401": ERR, "409": ERR, "429": ERR}}},
     "/api/chouettes/{chouetteId}": {"get": {
         "summary": "The chouette view; long-poll with wait and since", "security": AUTH,
         "parameters": [CHOUETTE_ID,

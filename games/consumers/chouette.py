@@ -18,7 +18,7 @@ from games.engine.actions import CHOUETTE, UnknownAction, lookup
 from games.events import chouette_group, dumps, frame
 from games.models import Chouette, ChouetteChat, ChouetteGame, ChouetteSeat
 from games.realtime import delivery
-from games.selectors import chouettes as chouette_view
+from games.selectors import chouettes as chouette_view, visibility
 from games.selectors.players import player_of
 
 TABLE_ACTIONS = {
@@ -51,14 +51,11 @@ class ChouetteConsumer(SocketConsumer):
 
     def _viewer(self, chouette_id):
         c = Chouette.objects.filter(pk=chouette_id).first()
-        if c is None:
+        user = self.scope.get("user")
+        if c is None or not visibility.can_view_chouette(user, c):
             return None
-        player = player_of(self.scope.get("user"))
-        pid = player.pk if player else None
-        seated = pid is not None and ChouetteSeat.objects.filter(chouette=c, player_id=pid).exists()
-        if c.private and not seated:
-            return None
-        return c.pk, pid
+        player = player_of(user)
+        return c.pk, (player.pk if player else None)
 
     async def disconnect(self, code):
         delivery.unwatch(self)

@@ -114,7 +114,7 @@ def parse_chains(text: str) -> list:
                 p = 25
             elif part == "off" and k == len(parts) - 1:
                 p = 0
-            elif part.isdigit() and 1 <= int(part) <= 24:
+            elif part.isascii() and part.isdigit() and 1 <= int(part) <= 24:  # "⁵".isdigit(), int("⁵") raises
                 p = int(part)
             else:
                 raise NotationError("bad_notation", f"{part!r} in {token!r} is not a point, 'bar' or 'off'.")

@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 
 from games.engine import MOVE, OPENING, MatchRules, MatchState
 from games.engine.errors import EngineError
+from games.engine.match import MAX_LENGTH
 from games.engine.notation import parse_play
 from games.engine.position import BLACK, WHITE, other
 
@@ -202,6 +203,9 @@ def parse_mat(text: str, *, max_bytes: int = MAX_BYTES) -> ParsedMatch:
             m = _HEADER.match(line)
             if not m:
                 raise MatImportError("not_a_mat", "The file must start with a line like '7 point match'.", number)
+            if int(m.group(1)) > MAX_LENGTH:  # the engine's limit, refused here with its line
+                raise MatImportError("bad_length", f"A match is at most {MAX_LENGTH} points; the file declares "
+                                     f"{int(m.group(1))}.", number)
             match = ParsedMatch(int(m.group(1)))
             continue
         m = _GAME.match(line)

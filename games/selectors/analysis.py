@@ -11,6 +11,7 @@ from django.db.models import Q
 
 from games.models import Analysis, Job, Match, Player
 from games.selectors.jobs import job_dict
+from games.selectors.visibility import visible_matches
 
 __all__ = ["FORMAT", "MIN_DECISIONS", "latest_for_match", "analysis_json", "analysis_status", "pr_history",
            "can_view_upload"]
@@ -77,14 +78,17 @@ def analysis_json(analysis: Analysis, *, viewer: str | None = None, may_reanalys
     }
 
 
-def pr_history(player: Player, limit: int = 50) -> dict:
+def pr_history(player: Player, viewer, limit: int = 50) -> dict:
     """``{"matches": [{"match", "analysis", "date", "opponent", "pr", "decisions", "depth"}],
-    "average": PR or None, "rule": text}``: the player's PR in finished matches played here,
+    "average": PR or None, "rule": text}``: the player's PR in finished matches played here
+    that ``viewer`` (a Django user, AnonymousUser or None) may see (the visibility rule,
+    :func:`~games.selectors.visibility.visible_matches`: a private match is its players' own),
     newest first (the newest finished analysis of each match), leaving out matches that were
     abandoned or aborted and those where the player made fewer than :data:`MIN_DECISIONS`
     decisions. The average is weighted by decisions (total error over total decisions)."""
     rows = (Analysis.objects.filter(source=Analysis.MATCH, result__isnull=False, match__status=Match.FINISHED)
             .filter(Q(match__white=player) | Q(match__black=player))
+            .filter(match__in=visible_matches(viewer).values("pk"))
             .exclude(match__end_reason__in=UNCOUNTED_ENDS)
             .select_related("match", "match__white", "match__black").order_by("-match__finished_at", "-pk"))
     seen, out = set(), []

@@ -7,7 +7,10 @@ Reads only (models and the pure engine): the services build event frames with
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.core.paginator import Paginator
+from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Q, Value, When
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast, Coalesce
 
 from games.engine import chouette as ce
 from games.events import Envelope
@@ -128,11 +131,53 @@ def lobby_entry(c: Chouette) -> dict:
             "maxPlayers": c.rules.get("maxPlayers", 8), "invite": f"/chouettes/join/{c.invite_code}/"}
 
 
+#: Tables on one page of the chouettes' lobby.
+LOBBY_PAGE = 20
+
+
+def _humans_seated(exclude_player=None) -> Exists:
+    """Whether a chouette (the outer row) has an active seat of a person (not a house bot)."""
+    seats = ChouetteSeat.objects.filter(chouette=OuterRef("pk"), active=True, player__housebot__isnull=True)
+    return Exists(seats.exclude(player_id=exclude_player) if exclude_player is not None else seats)
+
+
+def lobby_tables():
+    """Public chouettes not over, in the lobby's order: **tables with a free seat first**,
+    fullest of people first, then newest; then the full ones (to watch). A table one player
+    opened and left empty never pushes a table with players off the first page."""
+    seated = Count("seats", filter=Q(seats__active=True), distinct=True)
+    people = Count("seats", filter=Q(seats__active=True, seats__player__housebot__isnull=True), distinct=True)
+    most = Coalesce(Cast(KeyTextTransform("maxPlayers", "rules"), IntegerField()), Value(8))
+    return (Chouette.objects.filter(private=False, status__in=[Chouette.OPEN, Chouette.PLAYING])
+            .annotate(seated=seated, people=people, most=most)
+            .annotate(free=Case(When(seated__lt=F("most"), then=Value(1)), default=Value(0)))
+            .select_related("created_by").order_by("-free", "-people", "-created_at", "-pk"))
+
+
 def open_chouettes(limit: int = 50) -> list:
-    """Public chouettes still taking players (open, or playing with a free seat)."""
-    qs = Chouette.objects.filter(private=False, status__in=[Chouette.OPEN, Chouette.PLAYING]).select_related(
-        "created_by").order_by("-created_at")[:limit]
-    return [lobby_entry(c) for c in qs]
+    """The lobby's first ``limit`` tables (:func:`lobby_tables`' order)."""
+    return [lobby_entry(c) for c in lobby_tables()[:limit]]
+
+
+def open_chouettes_page(page=1, per_page: int = LOBBY_PAGE) -> dict:
+    """One page of the lobby: ``{"tables", "page", "pages", "count"}``; a page out of range
+    (or not a number) is the nearest one."""
+    paginator = Paginator(lobby_tables(), per_page)
+    chosen = paginator.get_page(page)
+    return {"tables": [lobby_entry(c) for c in chosen], "page": chosen.number, "pages": paginator.num_pages,
+            "count": paginator.count}
+
+
+def lonely_tables(player) -> int:
+    """How many public chouettes ``player`` opened that are not over and where no other
+    person (house bots do not count) sits: what the open-table limit counts."""
+    return (Chouette.objects.filter(created_by=player, private=False, status__in=[Chouette.OPEN, Chouette.PLAYING])
+            .exclude(_humans_seated(exclude_player=player.pk)).count())
+
+
+def people_seated(chouette: Chouette) -> int:
+    """Active seats of people (not house bots) at ``chouette``."""
+    return ChouetteSeat.objects.filter(chouette=chouette, active=True, player__housebot__isnull=True).count()
 
 
 def history(chouette: Chouette) -> list:

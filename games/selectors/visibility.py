@@ -14,6 +14,12 @@ lobby, the websocket handshake and the bot API ask here. The rule:
 Everyone else gets a 404 that does not confirm the match exists
 (:func:`match_for_viewer_or_404`). The lobby lists only matches any visitor may know of
 (:func:`listed_matches`: not private).
+
+A **chouette** follows the same rule (:func:`can_view_chouette`): a suspended player sees
+none; whoever ever sat at it sees it; staff see a private one only with
+``games.view_any_match`` (staff status alone is not enough); a public one is seen by anyone.
+Its invite link is shown only to those seated at it, or on a public table
+(:func:`may_see_chouette_invite`): staff who may watch a private table may not hand it out.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from __future__ import annotations
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from games.models import Match, Player
+from games.models import Chouette, ChouetteSeat, Match, Player
 
 VIEW_ANY = "games.view_any_match"  # the staff permission to watch any match, private included
 
@@ -91,5 +97,45 @@ def match_for_viewer_or_404(user, match_id) -> Match:
     return match
 
 
+# -- chouettes: the same rule ----------------------------------------------------------------------
+
+
+def _sat_at(player: Player | None, chouette: Chouette) -> bool:
+    return player is not None and ChouetteSeat.objects.filter(chouette=chouette, player=player).exists()
+
+
+def can_view_chouette(user, chouette: Chouette) -> bool:
+    """Whether ``user`` (a Django user, AnonymousUser or None) may see ``chouette``: its page,
+    history, log, socket and bot-API view."""
+    player = viewer_player(user)
+    if player is not None and player.suspended:
+        return False
+    if not chouette.private or _sat_at(player, chouette):
+        return True
+    return _sees_all(user)
+
+
+def may_see_chouette_invite(user, chouette: Chouette) -> bool:
+    """Whether the table's page may carry its invite link for ``user``: a public table's link
+    is in the lobby anyway; a private one's only for those seated at it."""
+    if not chouette.private:
+        return can_view_chouette(user, chouette)
+    player = viewer_player(user)
+    return (player is not None and not player.suspended
+            and ChouetteSeat.objects.filter(chouette=chouette, player=player, active=True).exists())
+
+
+def chouette_for_viewer_or_404(user, chouette_id) -> Chouette:
+    """The chouette ``chouette_id`` if ``user`` may see it, else :class:`~django.http.Http404`,
+    the same answer as for a chouette that does not exist."""
+    try:
+        chouette = Chouette.objects.select_related("created_by").filter(pk=int(chouette_id)).first()
+    except (TypeError, ValueError, OverflowError):
+        chouette = None
+    if chouette is None or not can_view_chouette(user, chouette):
+        raise Http404("No such chouette.")
+    return chouette
+
+
 __all__ = ["VIEW_ANY", "can_view_match", "visible_matches", "listed_matches", "match_for_viewer_or_404",
-           "viewer_player"]
+           "viewer_player", "can_view_chouette", "may_see_chouette_invite", "chouette_for_viewer_or_404"]

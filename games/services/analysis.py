@@ -50,7 +50,7 @@ def default_depth() -> int:
 def _depth(depth) -> int:
     if depth is None:
         return default_depth()
-    if type(depth) is str and depth.strip().isdigit():
+    if type(depth) is str and depth.strip().isascii() and depth.strip().isdigit():  # "³".isdigit() too
         depth = int(depth)
     if type(depth) is not int or depth not in DEPTHS:
         raise BadRequest("bad_depth", "The analysis depth is 0, 1, 2 or 3 plies.")

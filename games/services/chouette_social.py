@@ -32,13 +32,19 @@ def _chouette(chouette_id) -> Chouette:
 
 def chouette_chat(*, chouette_id, player, text, room: str | None = None) -> ChouetteChat:
     """Post to the table, the team (members of the current game's team only) or, for anyone
-    not seated, the spectators' room."""
+    not seated, the spectators' room. A guest talks only with those they play with: the team,
+    and the table of a private chouette; never a public table's room, which anyone may sit at
+    and read, nor the spectators' (``guest_chat``, as in a match)."""
     text = chat_text(player, text, ChouetteChat.MAX_LENGTH)
     c = _chouette(chouette_id)
     rooms = chouette_view.chat_rooms(c, player.pk)
     room = room or rooms[0]
     if room not in rooms:
         raise Forbidden("not_your_room", "You cannot write in that room.")
+    if getattr(player, "is_guest", False) and (room == ChouetteChat.SPECTATORS
+                                               or (room == ChouetteChat.TABLE and not c.private)):
+        raise Forbidden("guest_chat", "Guests talk only with the players of their own games: sign up to chat "
+                                      "at a public table.")
     row, _s, _g = chouette_view.current(c)
     with transaction.atomic():
         message = ChouetteChat.objects.create(chouette=c, room=room, author=player, name=player.display_name,

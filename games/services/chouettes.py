@@ -143,12 +143,20 @@ def _rules(options) -> ce.ChouetteRules:
 
 
 def chouette_create(*, player: Player, options=None, private: bool = False, decision_seconds: int = 60) -> Chouette:
-    """Open a chouette with ``player`` seated; the others join by the lobby or the invite link."""
+    """Open a chouette with ``player`` seated; the others join by the lobby or the invite link.
+    A player holds at most ``GAMES_CHOUETTE_OPEN_LIMIT`` public tables where nobody else sits
+    (``too_many_open_chouettes``; the player's row is locked so two requests count in turn)."""
     require_active(player)
     rules = _rules(options)
     if type(decision_seconds) is not int or not 5 <= decision_seconds <= 600:
         raise BadRequest("bad_decision_seconds", "A cube decision takes 5 to 600 seconds.")
     with transaction.atomic():
+        if not private:
+            Player.objects.select_for_update(no_key=True, of=("self",)).filter(pk=player.pk).first()
+            limit = conf.value("GAMES_CHOUETTE_OPEN_LIMIT")
+            if chouette_view.lonely_tables(player) >= limit:
+                raise Conflict("too_many_open_chouettes", f"You already have {limit} public tables where nobody "
+                               "else sits: wait for players there, or leave one (an empty table closes).")
         c = Chouette.objects.create(created_by=player, rules=rules.to_dict(), private=bool(private),
                                     decision_seconds=decision_seconds, invite_code=secrets.token_urlsafe(12))
         Chouette.objects.select_for_update(no_key=True).get(pk=c.pk)
@@ -183,10 +191,13 @@ def _seat(t: ChouetteRecord, player: Player) -> None:
 
 
 def chouette_join(*, player: Player, chouette_id=None, invite_code=None) -> Chouette:
-    """Sit at a chouette: at the end of the line (after the current game, if one is on)."""
+    """Sit at a chouette: at the end of the line (after the current game, if one is on). A
+    private one takes its invite code, unless the player sat there before (``private_chouette``)."""
     require_active(player)
     with transaction.atomic():
         c = lock_chouette(chouette_id, invite_code)
+        if c.private and invite_code is None and not ChouetteSeat.objects.filter(chouette=c, player=player).exists():
+            raise Forbidden("private_chouette", "This chouette is private: join it through its invite link.")
         t = ChouetteRecord(c)
         _seat(t, player)
         t.commit()
@@ -223,6 +234,8 @@ def _leave(t: ChouetteRecord, pid: int, reason: str) -> None:
         raise Conflict("not_seated", "You are not at this table.")
     ChouetteSeat.objects.filter(chouette=c, player_id=pid).update(active=False)
     t.add("unseat", {"player": pid, "reason": reason}, actor=pid if reason == "left" else None)
+    if c.status == Chouette.OPEN and not chouette_view.people_seated(c):  # nobody left to play: it closes
+        c.status, c.finished_at = Chouette.FINISHED, timezone.now()
     if t.session is None:
         return
     t.session = t.session.leave(pid)

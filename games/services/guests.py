@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from games.errors import BadRequest, Conflict
 from games.models import Match, Player
 from games.services.matches import match_join
-from games.services.players import player_register
+from games.services.players import checked_names, player_register
 
 
 def guest_create() -> Player:
@@ -48,18 +48,22 @@ def guest_join(*, invite_code: str) -> tuple:
 
 def guest_claim(*, player: Player, username: str, password: str, display_name: str = "", email: str = "") -> Player:
     """A guest signs up: the same player (and its history) gets a name, a password and an
-    account. Refusals: ``not_a_guest``, ``name_taken``."""
+    account, under the sign-up's name rules (:func:`~games.services.players.checked_names`).
+    Refusals: ``not_a_guest``, ``bad_username``, ``bad_name``, ``name_taken``; nothing changes."""
     if not player.is_guest:
         raise Conflict("not_a_guest", "This account is not a guest's.")
+    username, display, key = checked_names(username=username, display_name=display_name, player=player)
     User = get_user_model()
-    with transaction.atomic():
-        if User.objects.filter(username__iexact=username).exclude(pk=player.user_id).exists():
-            raise BadRequest("name_taken", f"The name {username!r} is taken.")
-        user = User.objects.select_for_update().get(pk=player.user_id)
-        user.username, user.email = username, email
-        user.set_password(password)
-        user.save()
-        player.is_guest = False
-        player.display_name = (display_name or username)[:40]
-        player.save(update_fields=["is_guest", "display_name"])
+    try:
+        with transaction.atomic():  # two claims racing for one name: the loser is told so
+            user = User.objects.select_for_update().get(pk=player.user_id)
+            user.username, user.email = username, email
+            user.set_password(password)
+            user.save()
+            player.is_guest = False
+            player.display_name, player.name_key = display, key
+            player.save(update_fields=["is_guest", "display_name", "name_key"])
+    except IntegrityError:
+        player.refresh_from_db()
+        raise BadRequest("name_taken", f"The name {display!r} is taken.") from None
     return player

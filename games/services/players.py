@@ -28,6 +28,30 @@ def player_for_user(user) -> Player:
     return player
 
 
+def checked_names(*, username, display_name: str = "", reserved_ok: bool = False, player: Player | None = None) -> tuple:
+    """``(username, display name, name key)`` once they pass the name rules, for a sign-up and
+    for a guest who claims their account (``player``: the guest, whose own names do not count
+    as taken): :func:`games.text.clean_name` (``bad_username``, ``bad_name``) and unique
+    usernames (case-insensitive) and display names (NFKC + case folding): ``name_taken``."""
+    User = get_user_model()
+    username = (username or "").strip() if isinstance(username, str) else ""
+    if not username or len(username) > 150:
+        raise BadRequest("bad_username", "A name of 1 to 150 characters is required.")
+    if not display_name:  # the display name is the username: refused as the username it is
+        username = clean_name(username, field="username", code="bad_username", max_length=150, reserved_ok=reserved_ok)
+    display = clean_name(display_name or username[:40], reserved_ok=reserved_ok)
+    username = clean_name(username, field="username", code="bad_username", max_length=150, reserved_ok=reserved_ok)
+    key = name_key(display)
+    users, players = User.objects.filter(username__iexact=username), Player.objects.filter(name_key=key)
+    if player is not None:
+        users, players = users.exclude(pk=player.user_id), players.exclude(pk=player.pk)
+    if users.exists():
+        raise BadRequest("name_taken", f"The name {username!r} is taken.")
+    if players.exists():
+        raise BadRequest("name_taken", f"The display name {display!r} is taken (or one that looks the same).")
+    return username, display, key
+
+
 @transaction.atomic
 def player_register(*, username: str, password: str | None, display_name: str = "", is_bot: bool = False,
                     email: str = "", reserved_ok: bool = False) -> Player:
@@ -38,16 +62,7 @@ def player_register(*, username: str, password: str | None, display_name: str = 
     site's own players unless ``reserved_ok``, for the house bots only) and must be unique
     after NFKC and case folding (``name_taken``)."""
     User = get_user_model()
-    username = (username or "").strip() if isinstance(username, str) else ""
-    if not username or len(username) > 150:
-        raise BadRequest("bad_username", "A name of 1 to 150 characters is required.")
-    display = clean_name(display_name or username[:40], reserved_ok=reserved_ok)
-    username = clean_name(username, field="username", code="bad_username", max_length=150, reserved_ok=reserved_ok)
-    key = name_key(display)
-    if User.objects.filter(username__iexact=username).exists():
-        raise BadRequest("name_taken", f"The name {username!r} is taken.")
-    if Player.objects.filter(name_key=key).exists():
-        raise BadRequest("name_taken", f"The display name {display!r} is taken (or one that looks the same).")
+    username, display, key = checked_names(username=username, display_name=display_name, reserved_ok=reserved_ok)
     user = User(username=username, email=email)
     if password:
         user.set_password(password)

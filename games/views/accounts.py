@@ -138,7 +138,8 @@ def signup(request):
             # a guest keeps their player, and so their games; anyone else gets a new one
             player = guest_claim(player=guest, **fields) if guest is not None else player_register(**fields)
         except ServiceError as exc:  # e.g. the name was taken (or looks like a taken one)
-            form.add_error("display_name" if data.get("display_name") else "username", exc.message)
+            on_display = data.get("display_name") and exc.code != "bad_username"
+            form.add_error("display_name" if on_display else "username", ValidationError(exc.message, code=exc.code))
         else:
             login(request, player.user, backend=SIGNUP_BACKEND)
             return redirect(next_url or "home")

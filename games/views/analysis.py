@@ -76,7 +76,7 @@ def match_analysis_page(request, match_id):
             analysis = service.analysis_request(match_id=match.pk, player=player_of(request.user),
                                                 depth=request.POST.get("depth"))
         except ServiceError as exc:
-            return render(request, "analysis.html", {"match": match, "error": exc.message,
+            return render(request, "analysis.html", {"match": match, "error": exc.message, "error_code": exc.code,
                                                      "json_url": reverse("match_analysis_json", args=[match.pk])},
                           status=exc.status)
         return redirect("analysis_page", analysis_id=analysis.pk)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.selectors import chouettes as chouette_view
+from games.selectors import chouettes as chouette_view, visibility
 from games import services
 from games.errors import ServiceError
 from games.models import Chouette, ChouetteSeat, Player
@@ -24,17 +24,15 @@ BOOL_OPTIONS = {"jacoby": "jacoby", "beaver": "beaver", "raccoon": "raccoon",
 
 
 def _viewable(request, chouette_id) -> tuple:
-    c = get_object_or_404(Chouette.objects.select_related("created_by"), pk=chouette_id)
-    player = player_of(request.user)
-    seated = player is not None and ChouetteSeat.objects.filter(chouette=c, player=player).exists()
-    if c.private and not seated and not request.user.is_staff:
-        raise Http404("No such chouette.")
-    return c, player
+    """The chouette if the visibility rule lets this viewer see it (else the 404 of a missing one)."""
+    return visibility.chouette_for_viewer_or_404(request.user, chouette_id), player_of(request.user)
 
 
 def chouette_list(request):
-    """``GET /chouettes/``: open chouettes (seats, invite link) and the form to open one."""
-    return render(request, "chouettes.html", {"chouettes": chouette_view.open_chouettes(),
+    """``GET /chouettes/?page=N``: open chouettes (seats, invite link), tables with a free seat
+    first, a page at a time, and the form to open one."""
+    lobby = chouette_view.open_chouettes_page(request.GET.get("page") or 1)
+    return render(request, "chouettes.html", {"chouettes": lobby["tables"], "lobby": lobby,
                                               "bot_levels": _bot_levels()})
 
 
@@ -44,6 +42,11 @@ def chouette_new(request):
     """``POST /chouettes/new/``: open a chouette with the form's options."""
     post = request.POST
     options = {key: post.get(name) in ("on", "1", "true") for name, key in BOOL_OPTIONS.items()}
+    limit = (post.get("cube_limit") or "").strip()
+    try:  # as the new-match form: empty, 0 or "none" is no limit; the engine checks the rest (bad_cube_limit)
+        options["cubeLimit"] = None if limit in ("", "0", "none") else int(limit) if limit.isascii() else -1
+    except ValueError:
+        options["cubeLimit"] = -1
     try:
         seconds = int(post.get("decision_seconds") or 60)
     except ValueError:
@@ -60,9 +63,9 @@ def chouette_new(request):
 def chouette_page(request, chouette_id):
     """``GET /chouettes/<id>/``: the table (board, cubes, the line, chats, dialogs)."""
     c, player = _viewable(request, chouette_id)
-    boot = {"chouette": c.pk, "you": player.pk if player else None,
-            "invite": request.build_absolute_uri(reverse("chouette_invite", args=[c.invite_code])),
-            "levels": _bot_levels()}
+    invite = (request.build_absolute_uri(reverse("chouette_invite", args=[c.invite_code]))
+              if visibility.may_see_chouette_invite(request.user, c) else None)
+    boot = {"chouette": c.pk, "you": player.pk if player else None, "invite": invite, "levels": _bot_levels()}
     return render(request, "chouette.html", {"chouette": c, "boot": boot})
 
 

@@ -19,7 +19,7 @@ from games.models import Game, Match, Player
 from games.jsonsafe import BadInput, parse
 from games.services.preferences import CHOICES, FLAGS
 from games.selectors.verify import recomputed_rolls, verify_game
-from games import conf
+from games import conf, throttle
 from games.selectors import preferences
 from games.selectors.players import player_of
 
@@ -193,7 +193,7 @@ def match_invite(request, invite_code):
     match = get_object_or_404(Match.objects.select_related("white", "black"), invite_code=invite_code)
     if request.method == "POST":
         if not request.user.is_authenticated and request.POST.get("guest") == "1":
-            return _join_as_guest(request, invite_code)
+            return _join_as_guest(request, match)
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         try:
@@ -208,13 +208,22 @@ def match_invite(request, invite_code):
                                          "own": player_of(request.user) is not None and match.white_id == player_of(request.user).pk})
 
 
-def _join_as_guest(request, invite_code):
-    """"Play as a guest": a new guest player takes the seat and is logged in (no account)."""
+def _join_as_guest(request, match):
+    """"Play as a guest": a new guest player takes the seat and is logged in (no account).
+    Guests made from one address are limited (429 ``too_many_guests``, nothing made)."""
+    wait = throttle.guest_hit(request)
+    if wait is not None:
+        error = {"code": "too_many_guests", "message": "Too many guests from your address: try again in "
+                 f"{max(1, -(-wait // 60))} minute(s), or sign up."}
+        response = render(request, "join.html", {"match": match, "info": selectors.match_dict(match), "own": False,
+                                                 "error": error}, status=429)
+        response["Retry-After"] = str(wait)
+        return response
     try:
-        guest, match = services.guest_join(invite_code=invite_code)
+        guest, match = services.guest_join(invite_code=match.invite_code)
     except ServiceError as exc:
         messages.error(request, exc.message)
-        return redirect("match_invite", invite_code=invite_code)
+        return redirect("match_invite", invite_code=match.invite_code)
     login(request, guest.user, backend=SIGNUP_BACKEND)
     return redirect("game_page", game_id=selectors.current_game(match).pk)
 
@@ -299,7 +308,7 @@ def player_profile(request, player_id):
                         "color": match.color_of(player)})
     from games.selectors.analysis import pr_history  # noqa: PLC0415
 
-    return render(request, "profile.html", {"profile": player, "history": history, "pr": pr_history(player)})
+    return render(request, "profile.html", {"profile": player, "history": history, "pr": pr_history(player, request.user)})
 
 
 def leaderboard(request):

@@ -111,7 +111,7 @@ def test_a_failed_job_says_why_and_can_be_retried(make_table, auto_analysis, dja
 
 def test_pr_history_leaves_out_short_and_abandoned_matches(finished):
     analysis = Analysis.objects.get(match_id=finished.match_id)
-    history = analysis_reads.pr_history(finished.white)
+    history = analysis_reads.pr_history(finished.white, finished.white.user)
     decisions = analysis.white_decisions
     if decisions >= analysis_reads.MIN_DECISIONS:
         assert [m["match"] for m in history["matches"]] == [finished.match_id]
@@ -119,13 +119,13 @@ def test_pr_history_leaves_out_short_and_abandoned_matches(finished):
     else:
         assert history["matches"] == [] and history["average"] is None
     Analysis.objects.filter(pk=analysis.pk).update(white_decisions=analysis_reads.MIN_DECISIONS, white_pr=4.5)
-    assert analysis_reads.pr_history(finished.white)["average"] == 4.5
+    assert analysis_reads.pr_history(finished.white, finished.white.user)["average"] == 4.5
     Analysis.objects.filter(pk=analysis.pk).update(white_decisions=analysis_reads.MIN_DECISIONS - 1)
-    assert analysis_reads.pr_history(finished.white)["matches"] == []
+    assert analysis_reads.pr_history(finished.white, finished.white.user)["matches"] == []
     Analysis.objects.filter(pk=analysis.pk).update(white_decisions=50)
     type(finished.match).objects.filter(pk=finished.match_id).update(end_reason="abandoned")
-    assert analysis_reads.pr_history(finished.white)["matches"] == []
-    assert "abandoned" in analysis_reads.pr_history(finished.white)["rule"]
+    assert analysis_reads.pr_history(finished.white, finished.white.user)["matches"] == []
+    assert "abandoned" in analysis_reads.pr_history(finished.white, finished.white.user)["rule"]
 
 
 def test_the_profile_shows_the_pr_history_and_its_rule(finished, client):
@@ -134,6 +134,28 @@ def test_the_profile_shows_the_pr_history_and_its_rule(finished, client):
     page = client.get(f"/players/{finished.white.pk}/").content.decode()
     assert 'id="pr-average">7.25<' in page and "abandoned" in page
     assert f"/analysis/{analysis.pk}/" in page and f"/matches/{finished.match_id}/analysis/" in page
+
+
+@pytest.mark.parametrize("private", [False, True])
+def test_the_pr_history_of_a_private_match_is_shown_only_to_who_may_see_the_match(finished, private):
+    """Finding: the profile's PR table listed private matches to anyone (visibility rule)."""
+    from django.test import Client
+    from tests.security.conftest import staff_with
+
+    analysis = Analysis.objects.get(match_id=finished.match_id)
+    Analysis.objects.filter(pk=analysis.pk).update(white_decisions=40, white_pr=7.25)
+    type(finished.match).objects.filter(pk=finished.match_id).update(private=private)
+    link = f"/analysis/{analysis.pk}/".encode()
+    viewers = {"anonymous": Client(), "stranger": login(services.player_register(username="dave", password="x" * 12)),
+               "staff_without_permission": Client(), "player": login(finished.white),
+               "opponent": login(finished.black), "staff_with_permission": Client()}
+    viewers["staff_without_permission"].force_login(staff_with("view_match", "view_analysis", username="s1"))
+    viewers["staff_with_permission"].force_login(staff_with("view_any_match", username="s2"))
+    for who, client in viewers.items():
+        page = client.get(f"/players/{finished.white.pk}/").content
+        sees = not private or who in ("player", "opponent", "staff_with_permission")
+        assert (link in page) == sees, who
+        assert (b'id="pr-average">7.25<' in page) == sees, who
 
 
 def test_a_match_left_in_the_middle_of_a_game_is_analysed_up_to_there(make_table, auto_analysis,

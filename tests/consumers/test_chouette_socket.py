@@ -162,3 +162,35 @@ async def test_a_lost_event_reaches_the_sockets_through_the_delivery_check_and_t
     away = await box.until(lambda m: m["t"] == "presence")
     assert away["d"] == {"player": humans[2].pk, "away": True}
     await box.close()
+
+
+async def test_a_guest_may_not_talk_at_a_public_table(settings):
+    """Guests chat only with those they play with: refused (``guest_chat``) at a public
+    table and in the spectators' room, allowed at a private table; nothing is stored."""
+    from games.models import ChouetteChat
+
+    settings.GAMES_WS_FLOOD_LIMIT = 10_000
+    humans = await _people(2)
+    match = await db(services.match_create, creator=humans[0], length=3)
+    guest, _ = await db(services.guest_join, invite_code=match.invite_code)
+    public = await db(services.chouette_create, player=humans[0])
+    private = await db(services.chouette_create, player=humans[0], private=True)
+    await db(services.chouette_join, player=guest, chouette_id=public.pk)
+    await db(services.chouette_join, player=guest, invite_code=private.invite_code)
+    watched = await db(services.chouette_create, player=humans[1])  # the guest only watches it
+
+    async def say(c, room=None):
+        sock, ok = await open_socket(f"/ws/chouettes/{c.pk}/", guest)
+        assert ok
+        await sock.until(lambda m: m["t"] == "chat_history")
+        await sock.send("chat", {"text": "hello", **({"room": room} if room else {})})
+        reply = await sock.until(lambda m: m["t"] in ("chat", "error"))
+        await sock.close()
+        return reply["d"].get("code") if reply["t"] == "error" else reply["d"]["room"]
+
+    assert await say(public) == "guest_chat"
+    assert await say(public, "table") == "guest_chat"
+    assert await say(watched) == "guest_chat"  # the spectators' room
+    assert not await db(lambda: ChouetteChat.objects.filter(author=guest).exists())
+    assert await say(private) == "table"
+    assert await db(lambda: ChouetteChat.objects.filter(author=guest).count()) == 1

@@ -174,7 +174,7 @@ def test_session_round_trip():
 
 def test_rules_options_and_round_trip():
     assert ChouetteRules().to_dict() == {
-        "jacoby": True, "beaver": True, "raccoon": False, "fullConsultation": False, "cubeLimit": None,
+        "jacoby": True, "beaver": True, "raccoon": False, "fullConsultation": False, "cubeLimit": 64,
         "minPlayers": 3, "maxPlayers": 8, "captainBuys": True, "lastMemberBuys": True, "settlements": True,
     }
     custom = ChouetteRules(jacoby=False, raccoon=True, cube_limit=16, max_players=5)

@@ -46,7 +46,8 @@ def test_parse_chains_reads_counts_hits_bar_and_off():
     assert parse_chains("1/5*/9*") == [([1, 5, 9], [False, True, True])]
 
 
-@pytest.mark.parametrize("text", ["13", "13/x", "off/3", "3/bar", "*13/9", "13/9(5)", "13/9/", "x" * 201, 42])
+@pytest.mark.parametrize("text", ["13", "13/x", "off/3", "3/bar", "*13/9", "13/9(5)", "13/9/", "x" * 201, 42,
+                                  "8/\u2075", "\u00b9\u00b3/9", "8/\uff15", "8/\u0665"])  # ⁵, ¹³, ５, ٥: ASCII digits only
 def test_unreadable_notation_is_refused(text):
     with pytest.raises(NotationError) as err:
         parse_chains(text)

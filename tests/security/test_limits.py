@@ -49,6 +49,22 @@ def test_login_is_throttled_per_account(settings, no_tracebacks):
 
 
 @pytest.mark.django_db
+def test_guests_are_limited_per_address(settings, no_tracebacks):
+    settings.GAMES_GUEST_LIMIT = 3
+    alice = services.player_register(username="alice", password=PASSWORD)
+    invites = [services.match_create(creator=alice, length=3).invite_code for _ in range(6)]
+    for code in invites[:3]:
+        assert Client().post(f"/join/{code}/", {"guest": "1"}, REMOTE_ADDR="10.0.0.5").status_code == 302
+    guests = Player.objects.filter(is_guest=True).count()
+    refused = Client().post(f"/join/{invites[3]}/", {"guest": "1"}, REMOTE_ADDR="10.0.0.5")
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert 'data-code="too_many_guests"' in refused.content.decode()
+    assert "_auth_user_id" not in refused.client.session
+    assert Player.objects.filter(is_guest=True).count() == guests == 3
+    assert Client().post(f"/join/{invites[4]}/", {"guest": "1"}, REMOTE_ADDR="10.0.0.6").status_code == 302
+
+
+@pytest.mark.django_db
 def test_login_is_throttled_per_address(settings):
     settings.GAMES_LOGIN_LIMIT, settings.GAMES_LOGIN_IP_LIMIT = 100, 4
     services.player_register(username="alice", password=PASSWORD)

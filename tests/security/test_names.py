@@ -91,3 +91,54 @@ def test_house_bots_keep_their_mark():
 
     bot = house_bot(level=level_names()[0])
     assert "(house bot)" in bot.display_name and bot.name_key == name_key(bot.display_name)
+
+
+def _guest_signup(alice, username, display_name=""):
+    """A guest (from an invite link) who then signs up: the claim of the guest's account."""
+    match = services.match_create(creator=alice, length=3, private=True)
+    client = Client()
+    assert client.post(f"/join/{match.invite_code}/", {"guest": "1"}).status_code == 302
+    guest = Player.objects.get(is_guest=True)
+    return client, guest, _signup(client, username, display_name)
+
+
+GUEST_CLAIMS = {  # (username, display name) -> the field refused and the code
+    "admin": ("admin", "", "username", "bad_username"),
+    "gnubg": ("gnubg", "", "username", "bad_username"),
+    "computer": ("Computer", "", "username", "bad_username"),
+    "house_bot_display": ("gwen", "Expert (house bot)", "display_name", "bad_name"),
+    "zero_width": ("gwen", "bo\u200bb", "display_name", "bad_name"),
+    "copy_display_name": ("gwen", "ALICE", "display_name", "name_taken"),
+    "copy_display_nfkc": ("gwen", "ＡＬＩＣＥ", "display_name", "name_taken"),
+    "copy_username": ("Alice", "", "username", "name_taken"),  # the form says "unique" first
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("case", sorted(GUEST_CLAIMS))
+def test_a_guest_who_signs_up_follows_the_name_rules(case, no_tracebacks):
+    alice = services.player_register(username="alice", password=PASSWORD)
+    username, display, field, code = GUEST_CLAIMS[case]
+    client, guest, response = _guest_signup(alice, username, display)
+    assert response.status_code == 200
+    errors = response.context["form"].errors.as_data()
+    assert {code, "unique"} & {e.code for e in errors.get(field, [])}, errors
+    guest.refresh_from_db()
+    assert guest.is_guest and guest.display_name.startswith("Guest ") and guest.user.username.startswith("guest-")
+    with pytest.raises(BadRequest) as exc:  # the service itself, whatever the form lets through
+        services.guest_claim(player=guest, username=username, password=PASSWORD, display_name=display)
+    assert exc.value.code == code
+    guest.refresh_from_db()
+    assert guest.is_guest
+
+
+@pytest.mark.django_db
+def test_a_guest_who_signs_up_takes_a_name_key(no_tracebacks):
+    alice = services.player_register(username="alice", password=PASSWORD)
+    _client, guest, response = _guest_signup(alice, "gwen", "Gwen W")
+    assert response.status_code == 302
+    guest.refresh_from_db()
+    assert not guest.is_guest and guest.name_key == name_key("Gwen W")
+    with pytest.raises(BadRequest) as exc:  # the claimed name is now taken
+        services.player_register(username="other", password=PASSWORD, display_name="gwen w")
+    assert exc.value.code == "name_taken"

@@ -7,8 +7,8 @@ buy all the other cubes (rule 4), settlements (rule 5). Each is an option.
 
 >>> ChouetteRules().to_dict()["fullConsultation"]
 False
->>> ChouetteRules.from_dict(ChouetteRules(cube_limit=64).to_dict()).cube_limit
-64
+>>> ChouetteRules().cube_limit, ChouetteRules.from_dict(ChouetteRules(cube_limit=None).to_dict()).cube_limit
+(64, None)
 >>> ChouetteRules(raccoon=True, beaver=False)
 Traceback (most recent call last):
 ...
@@ -92,7 +92,7 @@ class ChouetteRules:
     beaver: bool = True
     raccoon: bool = False
     full_consultation: bool = False  # rule 2 off: every member in the game may consult
-    cube_limit: int | None = None  # None: no limit
+    cube_limit: int | None = 64  # as a match's (MatchRules): a power of two, at least 2; None: no limit
     min_players: int = 3
     max_players: int = 8
     captain_buys: bool = True  # rule 3
