@@ -46,3 +46,18 @@ def test_the_password_e_mail_follows_the_language(client, code):
     with translation.override(code):
         assert translation.gettext("Hello %(name)s,") % {"name": "mehmet"} in message.body
     assert "Hello" not in message.body and "Reset your password" not in message.subject
+
+
+@pytest.mark.parametrize("code", ["de", "he"])
+def test_the_words_worded_in_python_follow_too(client, code):
+    """The settings' choices and the bot levels' names and blurbs (games.bots.levels)."""
+    from games.models import Player
+
+    user = get_user_model().objects.create_user("anna", "anna@example.com", "a long enough pass 123")
+    Player.objects.get_or_create(user=user, defaults={"display_name": "anna"})
+    client.force_login(user)
+    settings_page = html.unescape(client.get("/settings/", HTTP_ACCEPT_LANGUAGE=code).content.decode())
+    lobby = html.unescape(client.get("/", HTTP_ACCEPT_LANGUAGE=code).content.decode())
+    for text, page in (("Home board on the right", settings_page), ("As my device", settings_page),
+                       ("Moves at random: for learning the controls. Instant.", lobby), ("World class", lobby)):
+        assert translated(code, text) in page and text not in page, text
