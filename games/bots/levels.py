@@ -77,21 +77,31 @@ def level_names() -> list:
     return [level.name for level in LEVELS]
 
 
+def gettext_noop(text: str) -> str:
+    """Marks a text for the translation catalogues (the pages translate it); this module stays pure."""
+    return text
+
+
 # What a player reads about each level in the lobby: roughly how strong, how fast.
 LEVEL_BLURBS = {
-    "random": "Moves at random: for learning the controls. Instant.",
-    "beginner": "Knows the basics but blunders often. Instant.",
-    "casual": "A club newcomer: sound ideas, frequent errors. Under a second a move.",
-    "intermediate": "A decent club player with the odd mistake. Under a second a move.",
-    "advanced": "A strong club player: rare, small errors. Under a second a move.",
-    "expert": "Plays like a top human (1-ply neural net). About a second a move.",
-    "world_class": "Near the best programs (2-ply neural net). Several seconds a move.",
+    "random": gettext_noop("Moves at random: for learning the controls. Instant."),
+    "beginner": gettext_noop("Knows the basics but blunders often. Instant."),
+    "casual": gettext_noop("A club newcomer: sound ideas, frequent errors. Under a second a move."),
+    "intermediate": gettext_noop("A decent club player with the odd mistake. Under a second a move."),
+    "advanced": gettext_noop("A strong club player: rare, small errors. Under a second a move."),
+    "expert": gettext_noop("Plays like a top human (1-ply neural net). About a second a move."),
+    "world_class": gettext_noop("Near the best programs (2-ply neural net). Several seconds a move."),
+}
+LEVEL_LABELS = {
+    "random": gettext_noop("Random"), "beginner": gettext_noop("Beginner"), "casual": gettext_noop("Casual"),
+    "intermediate": gettext_noop("Intermediate"), "advanced": gettext_noop("Advanced"),
+    "expert": gettext_noop("Expert"), "world_class": gettext_noop("World class"),
 }
 
 
 def level_choices() -> list:
     """The levels as the lobby offers them: ``[{"name", "label", "about", "default"}]``."""
-    return [{"name": level.name, "label": level.name.replace("_", " ").capitalize(),
+    return [{"name": level.name, "label": LEVEL_LABELS.get(level.name, level.name.replace("_", " ").capitalize()),
              "about": LEVEL_BLURBS.get(level.name, level.description), "default": level.name == DEFAULT_LEVEL}
             for level in LEVELS]
 

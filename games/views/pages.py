@@ -7,6 +7,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.contrib.staticfiles import finders
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.selectors import chouettes as chouette_view, games as selectors
@@ -110,9 +111,11 @@ def _bot_levels() -> list:
     try:
         from games.bots.levels import level_choices
 
-        return level_choices()
+        levels = level_choices()
     except Exception:  # the bots are not installed (or not yet): no levels to offer
         return []
+    # the names and blurbs are marked in games.bots.levels (gettext_noop), worded here for the page
+    return [{**level, "label": gettext(level["label"]), "about": gettext(level["about"])} for level in levels]
 
 
 def _int(value, default, name):
@@ -351,12 +354,12 @@ def settings_json(request):
         return _json_error(exc.status, exc.code, exc.message)
 
 
-CHOICE_LABELS = {
-    "home": [("right", "Home board on the right"), ("left", "Home board on the left")],
-    "numbers": [("mine", "Point numbers from my side"), ("white", "Point numbers from White's side")],
-    "animation": [("normal", "Normal"), ("fast", "Fast"), ("off", "Off")],
-    "theme": [("auto", "As my device"), ("light", "Light"), ("dark", "Dark")],
-    "language": [("", "As my browser"), *settings.LANGUAGES],
+CHOICE_LABELS = {  # lazy: worded in the language of the request that shows them
+    "home": [("right", gettext_lazy("Home board on the right")), ("left", gettext_lazy("Home board on the left"))],
+    "numbers": [("mine", gettext_lazy("Point numbers from my side")), ("white", gettext_lazy("Point numbers from White's side"))],
+    "animation": [("normal", gettext_lazy("Normal")), ("fast", gettext_lazy("Fast")), ("off", gettext_lazy("Off"))],
+    "theme": [("auto", gettext_lazy("As my device")), ("light", gettext_lazy("Light")), ("dark", gettext_lazy("Dark"))],
+    "language": [("", gettext_lazy("As my browser")), *settings.LANGUAGES],
 }
 
 
