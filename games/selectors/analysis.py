@@ -12,7 +12,7 @@ from django.db.models import Q
 from games.models import Analysis, Job, Match, Player
 from games.selectors.jobs import job_dict
 
-__all__ = ["FORMAT", "MIN_DECISIONS", "latest_for_match", "analysis_json", "analysis_status", "pr_history",
+__all__ = ["FORMAT", "MIN_DECISIONS", "latest_for_match", "analysis_json", "analysis_status", "may_cancel", "pr_history",
            "can_view_upload"]
 
 FORMAT = "site-analysis/1"
@@ -47,7 +47,14 @@ def analysis_status(analysis: Analysis) -> dict:
     return {"id": analysis.pk, "status": _status(analysis), "depth": analysis.depth, "job": job_dict(analysis.job)}
 
 
-def analysis_json(analysis: Analysis, *, viewer: str | None = None, may_reanalyse: bool = False) -> dict:
+def may_cancel(analysis: Analysis, player: Player | None) -> bool:
+    """Whether ``player`` may cancel the analysis now (``services.analysis.analysis_cancel``)."""
+    return (player is not None and analysis.owner_id == player.pk and analysis.job is not None
+            and analysis.job.status in Job.ACTIVE)
+
+
+def analysis_json(analysis: Analysis, *, viewer: str | None = None, may_reanalyse: bool = False,
+                  may_cancel: bool = False) -> dict:
     """The documented JSON of one analysis (``docs/ANALYSIS.md``, "The site's JSON")."""
     match = analysis.match
     others = []
@@ -70,6 +77,7 @@ def analysis_json(analysis: Analysis, *, viewer: str | None = None, may_reanalys
         "job": job_dict(analysis.job),
         "viewer": viewer,
         "mayReanalyse": may_reanalyse,
+        "mayCancel": may_cancel,
         "analyses": others,
         "createdAt": analysis.created_at.isoformat(),
         "finishedAt": analysis.finished_at.isoformat() if analysis.finished_at else None,

@@ -20,7 +20,15 @@ from games.selectors.players import player_of
 
 
 def _error(exc: ServiceError) -> JsonResponse:
-    return JsonResponse({"error": exc.as_dict()}, status=exc.status)
+    return _retry_after(JsonResponse({"error": exc.as_dict()}, status=exc.status), exc)
+
+
+def _retry_after(response, exc: ServiceError):
+    """A refusal by a fair-use limit says when to try again (``Retry-After``) when it is known."""
+    wait = getattr(exc, "retry_after", None)
+    if wait is not None:
+        response["Retry-After"] = str(wait)
+    return response
 
 
 def _not_found(kind="analysis") -> JsonResponse:
@@ -45,7 +53,7 @@ def _payload(request, analysis: Analysis) -> dict:
     match = analysis.match
     viewer = match.color_of(player) if match is not None and player is not None else None
     may = bool(viewer) and match.status == Match.FINISHED
-    return reads.analysis_json(analysis, viewer=viewer, may_reanalyse=may)
+    return reads.analysis_json(analysis, viewer=viewer, may_reanalyse=may, may_cancel=reads.may_cancel(analysis, player))
 
 
 # -- a match's analysis ---------------------------------------------------------------------------
@@ -76,9 +84,9 @@ def match_analysis_page(request, match_id):
             analysis = service.analysis_request(match_id=match.pk, player=player_of(request.user),
                                                 depth=request.POST.get("depth"))
         except ServiceError as exc:
-            return render(request, "analysis.html", {"match": match, "error": exc.message,
-                                                     "json_url": reverse("match_analysis_json", args=[match.pk])},
-                          status=exc.status)
+            return _retry_after(render(request, "analysis.html", {
+                "match": match, "error": exc.message, "error_code": exc.code,
+                "json_url": reverse("match_analysis_json", args=[match.pk])}, status=exc.status), exc)
         return redirect("analysis_page", analysis_id=analysis.pk)
     return render(request, "analysis.html", {"match": match,
                                              "json_url": reverse("match_analysis_json", args=[match.pk])})
@@ -116,6 +124,19 @@ def analysis_retry(request, analysis_id):
     return redirect("analysis_page", analysis_id=analysis_id)
 
 
+@require_POST
+def analysis_cancel(request, analysis_id):
+    """``POST /analysis/<id>/cancel/``: the player who asked cancels a queued or running analysis."""
+    _visible_analysis(request, analysis_id)
+    try:
+        service.analysis_cancel(analysis_id=analysis_id, player=player_of(request.user))
+    except ServiceError as exc:
+        return _error(exc)
+    if request.headers.get("Accept", "").startswith("application/json"):
+        return JsonResponse({"ok": True})
+    return redirect("analysis_page", analysis_id=analysis_id)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def analysis_upload(request):
@@ -132,8 +153,9 @@ def analysis_upload(request):
         analysis = service.analysis_upload(player=player_of(request.user), text=upload.read(),
                                            depth=request.POST.get("depth") or None)
     except ServiceError as exc:
-        return render(request, "analysis_upload.html", {"depths": service.DEPTHS, "depth": service.default_depth(),
-                                                        "error": exc.as_dict()}, status=exc.status)
+        return _retry_after(render(request, "analysis_upload.html", {
+            "depths": service.DEPTHS, "depth": service.default_depth(), "error": exc.as_dict()},
+            status=exc.status), exc)
     return redirect("analysis_page", analysis_id=analysis.pk)
 
 
