@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
@@ -10,7 +11,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.selectors import analysis as reads
-from games.errors import ServiceError
+from games import bounded, conf, throttle
+from games.errors import Limited, ServiceError
 from games.jsonsafe import BadInput, parse
 from games.models import Analysis, Game, Match, Player
 from games.selectors import aids
@@ -160,6 +162,10 @@ def analysis_upload(request):
 
 
 # -- hints and the tutor (unrated play only) ------------------------------------------------------------
+# Async views: the database part runs in Django's thread for sync code, the computation in the
+# bounded pool of hint threads (games/bounded.py) within GAMES_HINT_BUDGET seconds, so a flood
+# of hints never holds the thread every other page of this process waits on. Each player has
+# GAMES_HINT_LIMIT hints and tutor checks per GAMES_HINT_WINDOW seconds (429 hint_limit).
 
 
 def _game_for_player(request, game_id):
@@ -169,27 +175,57 @@ def _game_for_player(request, game_id):
     return game
 
 
-def game_hint_json(request, game_id):
-    """``GET /games/<id>/hint.json``: the best plays or cube action for the player to act."""
+def _aid_job(request, game_id, make):
+    """The sync part of a hint or a tutor check: who asks, the limit, the checks. Returns the
+    computation, or the response that refuses it."""
     if _game_for_player(request, game_id) is None:
         return _not_found("game")
+    player = player_of(request.user)
     try:
-        return JsonResponse(aids.game_hint(game_id=game_id, player=player_of(request.user)))
+        if player is not None:
+            wait = throttle.hit(f"hint:{player.pk}", int(conf.value("GAMES_HINT_LIMIT")),
+                                float(conf.value("GAMES_HINT_WINDOW")))
+            if wait is not None:
+                raise Limited("hint_limit", f"Too many hints: you may ask for {conf.value('GAMES_HINT_LIMIT')} every "
+                              f"{float(conf.value('GAMES_HINT_WINDOW')):.0f} s. Try again in {wait} s.",
+                              retry_after=wait)
+        return make(player)
     except ServiceError as exc:
         return _error(exc)
 
 
-@require_POST
-def game_tutor_json(request, game_id):
+async def _aid(request, game_id, make):
+    job = await sync_to_async(_aid_job)(request, game_id, make)
+    if isinstance(job, JsonResponse):
+        return job
+    try:
+        out = await bounded.HINTS.run(job, budget=float(conf.value("GAMES_HINT_BUDGET")),
+                                      threads=int(conf.value("GAMES_HINT_THREADS")))
+    except ServiceError as exc:
+        return _error(exc)
+    except bounded.Busy:
+        return JsonResponse({"error": {"code": "hints_busy", "message": "Hints are busy: try again in a moment."}},
+                            status=503, headers={"Retry-After": "1"})
+    except bounded.OverBudget:
+        return JsonResponse({"error": {"code": "hint_timeout",
+                                       "message": "The hint took too long and was given up: try again."}}, status=503)
+    return JsonResponse(out)
+
+
+async def game_hint_json(request, game_id):
+    """``GET /games/<id>/hint.json``: the best plays or cube action for the player to act."""
+    if request.method not in ("GET", "HEAD"):
+        return JsonResponse({"error": {"code": "method_not_allowed", "message": "GET only."}}, status=405)
+    return await _aid(request, game_id, lambda player: aids.hint_job(game_id=game_id, player=player))
+
+
+async def game_tutor_json(request, game_id):
     """``POST /games/<id>/tutor.json`` ``{"moves": [...]}`` or ``{"action": "double"|...}``:
     how much the play or cube action would give up, before it is sent."""
-    if _game_for_player(request, game_id) is None:
-        return _not_found("game")
+    if request.method != "POST":
+        return JsonResponse({"error": {"code": "method_not_allowed", "message": "POST only."}}, status=405)
     try:
         body = parse(request.body or b"{}", max_bytes=8192)
     except BadInput as exc:
         return JsonResponse({"error": {"code": exc.code, "message": exc.message}}, status=400)
-    try:
-        return JsonResponse(aids.game_tutor(game_id=game_id, player=player_of(request.user), body=body))
-    except ServiceError as exc:
-        return _error(exc)
+    return await _aid(request, game_id, lambda player: aids.tutor_job(game_id=game_id, player=player, body=body))
