@@ -232,15 +232,21 @@ print("RESULT " + json.dumps(sorted(PeriodicRun.objects.filter(name="tick").valu
 """
 
 
-def test_long_jobs_on_every_long_thread_never_hold_up_a_bots_reply_nor_the_tick(tmp_path):
+@pytest.mark.parametrize("backend", ["embedded", pytest.param("postgres_redis", marks=pytest.mark.redis)])
+def test_long_jobs_on_every_long_thread_never_hold_up_a_bots_reply_nor_the_tick(tmp_path, backend):
     """Three analyses are queued for two long threads, and held there: every long thread is
     inside a long job (and one more waits). Meanwhile a human plays a whole match against a
     house bot played by the quick worker, and the periodic tick keeps its rhythm. In one
-    worker with one set of threads (as before the two queues) the bot would never answer."""
+    worker with one set of threads (as before the two queues) the bot would never answer.
+    On the embedded default (SQLite queues) and on PostgreSQL + Redis (PriorityRedisHuey)."""
     flag = tmp_path / "hold-analyses"
     flag.touch()
     env = {"HELD_ANALYSIS_FLAG": str(flag), "GAMES_LONG_WORKER_THREADS": "2", "GAMES_PERIODIC_SCALE": "0.2"}
-    with Site(tmp_path, webs=1, workers=1, worker_threads=2, env=env,
+    shared = {}
+    if backend == "postgres_redis":
+        require_postgres()
+        shared = {"postgres": True, "redis_url": require_redis()}
+    with Site(tmp_path, webs=1, workers=1, worker_threads=2, env=env, **shared,
               long_worker_args=[sys.executable, "-m", "tests.workers.held_long_worker"]) as site:
         ids = site.shell(LONG_JOBS % 3)
         poll(lambda: len(list(tmp_path.glob("hold-analyses.held-*"))) >= 2, 60, "both long threads busy")
