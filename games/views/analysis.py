@@ -11,7 +11,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.selectors import analysis as reads
-from games import bounded, conf, throttle
+from games import conf, throttle
+from games.views import bounded
 from games.errors import Limited, ServiceError
 from games.jsonsafe import BadInput, parse
 from games.models import Analysis, Game, Match, Player
@@ -163,7 +164,7 @@ def analysis_upload(request):
 
 # -- hints and the tutor (unrated play only) ------------------------------------------------------------
 # Async views: the database part runs in Django's thread for sync code, the computation in the
-# bounded pool of hint threads (games/bounded.py) within GAMES_HINT_BUDGET seconds, so a flood
+# bounded pool of hint threads (games/views/bounded.py) within GAMES_HINT_BUDGET seconds, so a flood
 # of hints never holds the thread every other page of this process waits on. Each player has
 # GAMES_HINT_LIMIT hints and tutor checks per GAMES_HINT_WINDOW seconds (429 hint_limit).
 

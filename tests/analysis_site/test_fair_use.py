@@ -63,6 +63,7 @@ def test_a_player_has_at_most_n_analyses_queued_or_running(finished, held, setti
 
 def test_uploads_are_limited_per_hour(finished, stranger, held, settings):
     settings.GAMES_UPLOAD_LIMIT = 2
+    settings.GAMES_UPLOAD_WINDOW = 10.0 ** 9
     me = login(stranger)
     text = match_to_mat(finished.match)
     assert _upload(me, text + "\n").status_code == 302
@@ -196,6 +197,7 @@ def test_the_automatic_analysis_is_nobodys_to_cancel(finished):
 
 def test_hints_are_limited_per_player(make_table, settings):
     settings.GAMES_HINT_LIMIT = 2
+    settings.GAMES_HINT_WINDOW = 10.0 ** 9  # one window for the whole test (fixed windows)
     table = make_table(length=3, opening=(3, 1), aids=True)
     me = login(table.player(table.state.actor))
     url = f"/games/{table.game.pk}/hint.json"
@@ -230,7 +232,7 @@ def test_a_hint_has_a_time_budget_and_a_bounded_pool(make_table, settings, monke
     try:
         slow = me.get(url)
         assert slow.status_code == 503 and slow.json()["error"]["code"] == "hint_timeout"
-        assert started.is_set()
+        assert started.wait(30)  # the stuck hint holds the only hint thread
         busy = me.get(url)
         assert busy.status_code == 503 and busy.json()["error"]["code"] == "hints_busy"
     finally:
