@@ -46,6 +46,7 @@ _ALL = [
     Setting("GAMES_ANALYSIS_AUTO", True, bool, "analyse every finished match automatically"),
     # fair long work and hints (docs/SECURITY.md, "Fair use")
     Setting("GAMES_JOBS_PER_USER", 2, int, "analyses one player may have queued or running at once"),
+    Setting("GAMES_AUTO_JOBS_AT_ONCE", 1, int, "automatic analyses running at once, site-wide (the other long threads stay free for players' own requests; 0: no cap)"),
     Setting("GAMES_JOB_TIME_LIMIT", 600.0, float, "seconds a long job may run before it is stopped (timed_out)"),
     Setting("GAMES_UPLOAD_LIMIT", 10, int, ".mat uploads per player per window"),
     Setting("GAMES_UPLOAD_WINDOW", 3600.0, float, "seconds of the upload window"),

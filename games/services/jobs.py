@@ -130,6 +130,19 @@ def job_cancel(*, job_id: int) -> Job:
         return job
 
 
+def job_must_wait(job_id: int) -> bool:
+    """Whether a queued automatic job must wait its turn: ``GAMES_AUTO_JOBS_AT_ONCE`` automatic
+    jobs already run (site-wide), so the other long threads stay free for players' own
+    requests. A read only (no lock): the cap is kept to within a job or two when several
+    workers check at the same instant."""
+    cap = int(conf.value("GAMES_AUTO_JOBS_AT_ONCE"))
+    if cap <= 0:
+        return False
+    if not Job.objects.filter(pk=job_id, status=Job.QUEUED, created_by__isnull=True).exists():
+        return False
+    return Job.objects.filter(status=Job.RUNNING, created_by__isnull=True).count() >= cap
+
+
 def job_begin(job_id: int) -> Job | None:
     """A worker takes the job (None when it is not queued any more: done, failed, taken)."""
     with transaction.atomic():
@@ -194,9 +207,12 @@ def job_stopped(job_id: int, status: str) -> None:
             error=f"The job ran for more than its time limit of {limit:.0f} s and was stopped.")
 
 
-def jobs_heal(*, now=None) -> int:
+def jobs_heal(*, now=None, requeue_waiting: bool = True) -> int:
     """Running jobs whose heartbeat stopped: queue them again, or fail them after
-    ``MAX_ATTEMPTS``. Returns how many were healed."""
+    ``MAX_ATTEMPTS``. Returns how many were healed. With ``requeue_waiting`` (the caller saw
+    the long queue empty: its entries were lost, a Redis restarted empty) jobs queued long
+    ago are queued again too; never while the queue holds entries, which would pile up
+    duplicates of jobs waiting their turn."""
     at = now or timezone.now()
     healed = 0
     for job_id in Job.objects.filter(status=Job.RUNNING, heartbeat_at__lt=at - STALE_AFTER).values_list("pk", flat=True):
@@ -214,6 +230,8 @@ def jobs_heal(*, now=None) -> int:
                 job.save(update_fields=["status", "message"])
                 _queue_on_commit(job.pk, _priority(job))
             healed += 1
+    if not requeue_waiting:
+        return healed
     # Queued jobs whose queue entry was lost (a Redis restart) are queued again too.
     for job_id, by in Job.objects.filter(status=Job.QUEUED, created_at__lt=at - STALE_AFTER * 4,
                                          started_at__isnull=True).values_list("pk", "created_by")[:50]:

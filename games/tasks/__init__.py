@@ -38,7 +38,6 @@ from huey.contrib.djhuey import HUEY, db_periodic_task, db_task
 from games import services
 from games.events import Batch, BotTurn, ChouetteWork, Deadline
 from games.models import PeriodicRun
-from games.services import jobs
 from games import conf
 
 logger = logging.getLogger("games.worker")
@@ -161,7 +160,7 @@ PERIODIC = [
     Periodic("chouette_deadlines", 5, services.chouette_expire_deadlines),
     Periodic("chouette_absent", 15, services.chouette_drop_absent_movers),
     Periodic("presence", 15, services.sweep_presence),
-    Periodic("jobs", 10, jobs.jobs_heal),
+    Periodic("jobs", 10, long.heal_jobs),
     Periodic("abandoned", 60, services.close_abandoned),
     Periodic("queue", 60, services.queue_expire),
     Periodic("prune", 3600, _prune),

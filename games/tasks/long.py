@@ -5,7 +5,10 @@ bots, clocks, chouette deadlines or the periodic tick wait on.
 :data:`LONG_HUEY` is a Huey instance of its own (``settings.HUEY_LONG``: its own queue name, in
 Redis or in its own SQLite file), consumed by ``manage.py run_long_worker`` with threads of
 its own. A job is queued with a priority: a player's own request (``jobs.PRIORITY_OWN``)
-goes before the automatic analyses of finished matches (``jobs.PRIORITY_AUTO``).
+goes before the automatic analyses of finished matches (``jobs.PRIORITY_AUTO``), and at most
+``GAMES_AUTO_JOBS_AT_ONCE`` automatic ones run at once (an automatic job taken while that many
+run is put back for :data:`AUTO_RECHECK` seconds), so with two long threads or more one is
+always free for a player's own request.
 
 Every job has a time limit (``GAMES_JOB_TIME_LIMIT``) and may be cancelled: the job's
 report of progress (``services.jobs.job_progress``) raises
@@ -64,8 +67,15 @@ def _db_task(*args, **kwargs):
 JOB_KINDS: dict = {}
 
 
+#: Seconds before an automatic job that must wait its turn (``GAMES_AUTO_JOBS_AT_ONCE``) looks again.
+AUTO_RECHECK = 3.0
+
+
 @_db_task(priority=jobs.PRIORITY_AUTO)
 def run_job(job_id: int) -> str | None:
+    if jobs.job_must_wait(job_id):
+        run_job.schedule(args=(job_id,), delay=AUTO_RECHECK, priority=jobs.PRIORITY_AUTO)
+        return "waiting"
     job = jobs.job_begin(job_id)
     if job is None:
         return None
@@ -93,6 +103,17 @@ def run_job(job_id: int) -> str | None:
 
 def enqueue(job_id: int, priority: int) -> None:
     run_job(job_id, priority=priority)
+
+
+def heal_jobs() -> int:
+    """The periodic ``jobs`` work (run by the quick workers' tick): heal jobs whose worker died,
+    and queue again the waiting ones only when the long queue is empty (entries lost)."""
+    try:
+        empty = LONG_HUEY.pending_count() + LONG_HUEY.scheduled_count() == 0
+    except Exception as exc:  # the queue is away: nothing is queued again this round
+        logger.warning("long queue unreachable: %s: %s", type(exc).__name__, exc)
+        empty = False
+    return jobs.jobs_heal(requeue_waiting=empty)
 
 
 jobs.set_enqueue(enqueue)

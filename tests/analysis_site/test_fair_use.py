@@ -242,3 +242,46 @@ def test_a_hint_has_a_time_budget_and_a_bounded_pool(make_table, settings, monke
     while (response := me.get(url)).status_code == 503 and time.monotonic() < deadline:
         time.sleep(0.05)  # a bounded poll: the released hint gives its thread back
     assert response.status_code == 200 and response.json()["kind"] == "play"
+
+
+def test_automatic_analyses_leave_a_long_thread_to_players_own_requests(finished, held, settings,
+                                                                        django_capture_on_commit_callbacks):
+    """With GAMES_AUTO_JOBS_AT_ONCE automatic jobs running, another automatic job taken by a
+    long thread is put back (it waits its turn); a player's own request runs at once."""
+    from games.services.analysis import analysis_after_match
+
+    settings.GAMES_AUTO_JOBS_AT_ONCE = 1
+    with django_capture_on_commit_callbacks(execute=True):
+        running = analysis_after_match(finished.match)
+        waiting = analysis_after_match(finished.match)
+        _ask(login(finished.white), finished.match_id, 1)
+    Job.objects.filter(pk=running.job_id).update(status=Job.RUNNING)
+    assert run_job.call_local(waiting.job_id) == "waiting"
+    assert Job.objects.get(pk=waiting.job_id).status == Job.QUEUED
+    own = Analysis.objects.get(match_id=finished.match_id, depth=1)
+    assert run_job.call_local(own.job_id) == Job.DONE
+    Job.objects.filter(pk=running.job_id).update(status=Job.DONE)
+    assert run_job.call_local(waiting.job_id) == Job.DONE
+    settings.GAMES_AUTO_JOBS_AT_ONCE = 0  # no cap
+    with django_capture_on_commit_callbacks(execute=True):
+        first, second = analysis_after_match(finished.match), analysis_after_match(finished.match)
+    Job.objects.filter(pk=first.job_id).update(status=Job.RUNNING)
+    assert run_job.call_local(second.job_id) == Job.DONE
+
+
+def test_waiting_jobs_are_queued_again_only_when_the_long_queue_lost_its_entries(
+        finished, held, django_capture_on_commit_callbacks):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    job = Analysis.objects.get(match_id=finished.match_id).job
+    Job.objects.filter(pk=job.pk).update(status=Job.QUEUED, started_at=None,
+                                         created_at=timezone.now() - timedelta(hours=1))
+    held.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        jobs.jobs_heal(requeue_waiting=False)
+    assert held == []  # the queue holds entries: no duplicate
+    with django_capture_on_commit_callbacks(execute=True):
+        jobs.jobs_heal(requeue_waiting=True)
+    assert held == [(job.pk, jobs.PRIORITY_AUTO)]
