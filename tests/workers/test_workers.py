@@ -213,7 +213,7 @@ analyses = []
 for n in range(%d):
     a = Analysis.objects.create(source=Analysis.UPLOAD, depth=3, white_name="a", black_name="b", length=1,
                                 upload={"games": [game]})
-    a.job = jobs.job_start(kind="analysis", key=f"held:{n}", params={"analysis": a.pk})
+    a.job = jobs.job_start(kind="analysis", key=f"held:{n}", params={"analysis": a.pk}, by=human)
     a.save(update_fields=["job"])
     analyses.append(a.pk)
 print("RESULT " + json.dumps({"match": match.pk, "game": match.games.get().pk, "analyses": analyses}))
