@@ -1,4 +1,4 @@
-# GNU make. `make run` serves the site on http://127.0.0.1:$(PORT) (8000) with one worker;
+# GNU make. `make run` serves the site on http://127.0.0.1:$(PORT) (8000) with its two workers;
 # `make test` runs the tests.
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -23,13 +23,16 @@ $(STAMP): requirements.txt | $(PY)
 	$(PY) -m pip install -r requirements.txt
 	touch $(STAMP)
 
-# The site (Daphne) and one worker (Huey: house bots, clocks, analysis, periodic work), in
-# one command; Ctrl-C stops both, and if either dies the other is stopped too.
+# The site (Daphne) and its two workers, in one command: the quick worker (Huey's run_huey:
+# house bots, clocks, chouette deadlines, the periodic tick) and the long worker
+# (run_long_worker: analysis jobs), so a long job never holds up a bot's reply. Ctrl-C stops
+# all three, and if any dies the others are stopped too.
 run: install catalogues
 	$(PY) manage.py migrate --noinput
-	@echo "Serving http://127.0.0.1:$(PORT)/ with one worker (Ctrl-C stops both)"
+	@echo "Serving http://127.0.0.1:$(PORT)/ with a quick and a long worker (Ctrl-C stops all)"
 	@trap 'trap - INT TERM EXIT; kill 0 2>/dev/null' INT TERM EXIT; \
 	$(PY) manage.py run_huey & \
+	$(PY) manage.py run_long_worker & \
 	$(PY) -m backgammon_site.serve -b 127.0.0.1 -p $(PORT) $(DAPHNE_FLAGS) backgammon_site.asgi:application & \
 	wait -n
 

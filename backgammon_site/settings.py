@@ -163,19 +163,31 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Background work (games/tasks/): Huey. The embedded default keeps the queue in a SQLite
-# file next to the database, so `make run` needs no service; with REDIS_URL the queue is in
-# Redis and any number of workers on any number of machines share it. Run workers with
-# `manage.py run_huey` (the consumer options below are its defaults).
+# Background work (games/tasks/): Huey, in two queues kept apart so long work can never
+# hold up the work players wait on in seconds (docs/DEPLOY.md, "Two kinds of work"):
+# * HUEY, the quick queue: house-bot turns, clocks, chouette deadlines and the periodic tick
+#   (presence, healing, ...). Its workers: `manage.py run_huey`.
+# * HUEY_LONG, the long queue: analysis jobs (matches played here and uploaded files). Its
+#   workers: `manage.py run_long_worker`, threads of their own.
+# The embedded default keeps each queue in a SQLite file next to the database, so `make run`
+# needs no service; with REDIS_URL the queues are in Redis and any number of workers on any
+# number of machines share them. The consumer options below are the commands' defaults.
+_HUEY_CLASS = "huey.PriorityRedisHuey" if REDIS_URL else "huey.SqliteHuey"  # priorities: bot turns first
+
+
+def _huey_connection(suffix: str) -> dict:
+    if REDIS_URL:
+        return {"url": REDIS_URL}
+    path = os.environ.get("HUEY_SQLITE_PATH") or f"{_sqlite_path.resolve()}.huey"
+    return {"filename": path + suffix, "timeout": 10}
+
+
 HUEY = {
-    "huey_class": "huey.PriorityRedisHuey" if REDIS_URL else "huey.SqliteHuey",  # priorities: bot turns first
+    "huey_class": _HUEY_CLASS,
     "name": "backgammon",
     "immediate": env_bool("GAMES_TASKS_IMMEDIATE", False),  # tests: run tasks inline, at enqueue
     "utc": True,
-    "connection": (
-        {"url": REDIS_URL} if REDIS_URL
-        else {"filename": os.environ.get("HUEY_SQLITE_PATH") or f"{_sqlite_path.resolve()}.huey", "timeout": 10}
-    ),
+    "connection": _huey_connection(""),
     "consumer": {
         "workers": int(os.environ.get("GAMES_WORKER_THREADS", "4")),
         "worker_type": "thread",
@@ -184,6 +196,24 @@ HUEY = {
         "max_delay": 0.1,
         "scheduler_interval": 1,
         "periodic": True,
+        "check_worker_health": True,
+    },
+}
+
+HUEY_LONG = {
+    "huey_class": _HUEY_CLASS,  # priorities: a player's own request before automatic analyses
+    "name": "backgammon-long",
+    "immediate": env_bool("GAMES_TASKS_IMMEDIATE", False),
+    "utc": True,
+    "connection": _huey_connection("-long"),
+    "consumer": {
+        "workers": int(os.environ.get("GAMES_LONG_WORKER_THREADS", "2")),
+        "worker_type": "thread",
+        "initial_delay": 0.1,
+        "backoff": 1.15,
+        "max_delay": 1.0,
+        "scheduler_interval": 1,
+        "periodic": False,  # the periodic work is the quick queue's
         "check_worker_health": True,
     },
 }

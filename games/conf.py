@@ -44,6 +44,16 @@ _ALL = [
     # analysis
     Setting("GAMES_ANALYSIS_DEPTH", 2, int, "plies of the automatic analysis of every finished match (0-3)"),
     Setting("GAMES_ANALYSIS_AUTO", True, bool, "analyse every finished match automatically"),
+    # fair long work and hints (docs/SECURITY.md, "Fair use")
+    Setting("GAMES_JOBS_PER_USER", 2, int, "analyses one player may have queued or running at once"),
+    Setting("GAMES_AUTO_JOBS_AT_ONCE", 1, int, "automatic analyses running at once, site-wide (the other long threads stay free for players' own requests; 0: no cap)"),
+    Setting("GAMES_JOB_TIME_LIMIT", 600.0, float, "seconds a long job may run before it is stopped (timed_out)"),
+    Setting("GAMES_UPLOAD_LIMIT", 10, int, ".mat uploads per player per window"),
+    Setting("GAMES_UPLOAD_WINDOW", 3600.0, float, "seconds of the upload window"),
+    Setting("GAMES_HINT_LIMIT", 20, int, "hints and tutor checks per player per window"),
+    Setting("GAMES_HINT_WINDOW", 60.0, float, "seconds of the hint window"),
+    Setting("GAMES_HINT_BUDGET", 2.0, float, "seconds a hint may take before it is refused (hint_timeout)"),
+    Setting("GAMES_HINT_THREADS", 2, int, "threads of a web process that compute hints (more at once: hints_busy)"),
     # realtime
     Setting("GAMES_WS_FLOOD_LIMIT", 40, int, "messages per 2 s on one socket (three times that closes it, 4008)"),
     Setting("GAMES_CHAT_LIMIT", 5, int, "chat lines per 10 seconds"),

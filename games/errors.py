@@ -46,6 +46,24 @@ class Conflict(ServiceError):
     default_code = "conflict"
 
 
+class Limited(ServiceError):
+    """A fair-use limit is reached (too many jobs, uploads, hints): try again later.
+    ``retry_after`` (seconds) is sent as the ``Retry-After`` header when known."""
+
+    status = 429
+    default_code = "limited"
+
+    def __init__(self, code: str | None = None, message: str = "", retry_after: int | None = None):
+        self.retry_after = retry_after
+        super().__init__(code, message)
+
+    def as_dict(self) -> dict:
+        out = super().as_dict()
+        if self.retry_after is not None:
+            out["retryAfter"] = self.retry_after
+        return out
+
+
 # Engine codes that mean "not now" rather than "never": answered with 409.
 _CONFLICT_CODES = {"not_your_turn", "wrong_phase", "game_over", "resign_pending", "match_over"}
 

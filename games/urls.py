@@ -44,6 +44,7 @@ urlpatterns = [
     path("analysis/<int:analysis_id>/", analysis_views.analysis_page, name="analysis_page"),
     path("analysis/<int:analysis_id>.json", analysis_views.analysis_json_view, name="analysis_json"),
     path("analysis/<int:analysis_id>/retry/", analysis_views.analysis_retry, name="analysis_retry"),
+    path("analysis/<int:analysis_id>/cancel/", analysis_views.analysis_cancel, name="analysis_cancel"),
     path("games/<int:game_id>/hint.json", analysis_views.game_hint_json, name="game_hint"),
     path("games/<int:game_id>/tutor.json", analysis_views.game_tutor_json, name="game_tutor"),
 ]

@@ -34,13 +34,14 @@ def _in_process_layer_and_tasks():
     from huey.contrib.djhuey import HUEY
 
     from games.realtime.layer import FanoutLayer
+    from games.tasks.long import LONG_HUEY
 
     channel_layers.set("default", FanoutLayer())
-    previous = HUEY.immediate
-    HUEY.immediate = True
+    previous = HUEY.immediate, LONG_HUEY.immediate
+    HUEY.immediate = LONG_HUEY.immediate = True
     settings.GAMES_ANALYSIS_AUTO = False
     yield
-    HUEY.immediate = previous
+    HUEY.immediate, LONG_HUEY.immediate = previous
     del settings.GAMES_ANALYSIS_AUTO
 
 

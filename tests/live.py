@@ -1,5 +1,5 @@
 """The site as real processes, for tests and benchmarks: web processes (Daphne), workers
-(Huey), a database (a SQLite file, or a fresh PostgreSQL database) and optionally Redis.
+(Huey: quick workers, ``run_huey``, and long workers, ``run_long_worker``), a database (a SQLite file, or a fresh PostgreSQL database) and optionally Redis.
 
     with Site(tmp_path, webs=1, workers=1) as site:
         ids = site.shell(SETUP)           # run code in the site's environment, get its JSON
@@ -109,7 +109,10 @@ class Site:
 
     def __init__(self, tmp: Path, *, webs: int = 1, workers: int = 0, postgres: bool = False,
                  redis_url: str | None = None, env: dict | None = None, worker_threads: int = 2,
-                 ports: list | None = None):
+                 ports: list | None = None, long_workers: int | None = None, long_worker_args: list | None = None):
+        """``workers`` quick workers and ``long_workers`` long ones (default: one when there
+        is any quick worker, as ``make run`` starts them); ``long_worker_args`` replaces the
+        long worker's command line (a test's own wrapper of ``run_long_worker``)."""
         self.tmp = Path(tmp)
         self.tmp.mkdir(parents=True, exist_ok=True)
         self.pg_db = f"live_{secrets.token_hex(4)}" if postgres else None
@@ -129,6 +132,9 @@ class Site:
         self.ports = list(ports or [])  # the web processes' ports (else free ones)
         self.webs = [self._web(i) for i in range(webs)]
         self.workers = [self._worker(i) for i in range(workers)]
+        self.long_worker_args = long_worker_args or [sys.executable, "manage.py", "run_long_worker"]
+        self.long_workers = [self._long_worker(i) for i in range((1 if workers else 0) if long_workers is None
+                                                                  else long_workers)]
 
     def _web(self, i: int) -> Proc:
         port = self.ports[i] if i < len(self.ports) else free_port()
@@ -137,6 +143,12 @@ class Site:
 
     def _worker(self, i: int) -> Proc:
         return Proc(f"worker{i}", [sys.executable, "manage.py", "run_huey"], self.env, self.tmp / f"worker{i}.log")
+
+    def _long_worker(self, i: int) -> Proc:
+        return Proc(f"long{i}", list(self.long_worker_args), self.env, self.tmp / f"long{i}.log")
+
+    def processes(self) -> list:
+        return self.webs + self.workers + self.long_workers
 
     # -- lifecycle ------------------------------------------------------------------------------
     def __enter__(self) -> "Site":
@@ -156,11 +168,11 @@ class Site:
         if self.redis_url:
             flush_redis(self.redis_url)
         self.manage("migrate", "--noinput", "-v", "0")
-        for proc in self.webs + self.workers:
+        for proc in self.processes():
             proc.start()
 
     def stop(self) -> None:
-        for proc in self.webs + self.workers:
+        for proc in self.processes():
             proc.stop()
         if self.pg_db:
             _pg(f'DROP DATABASE IF EXISTS "{self.pg_db}" WITH (FORCE)')
@@ -197,11 +209,11 @@ class Site:
         return f"{scheme}://127.0.0.1:{self.webs[i].port}"
 
     def logs(self) -> str:
-        return "\n".join(f"== {p.name}\n{tail(p.log)}" for p in self.webs + self.workers)
+        return "\n".join(f"== {p.name}\n{tail(p.log)}" for p in self.processes())
 
     def tracebacks(self) -> list:
         found = []
-        for proc in self.webs + self.workers:
+        for proc in self.processes():
             text = proc.log.read_text(errors="replace") if proc.log.exists() else ""
             if "Traceback" in text or "Exception inside application" in text:
                 found.append(proc.name)

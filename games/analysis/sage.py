@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from functools import lru_cache
 
 from games.engine.position import WHITE
@@ -26,17 +27,24 @@ _state = {"checked": False, "module": None}
 _analyzers: dict = {}
 
 
-def sage_module():
-    """The ``bgsage`` module, or None when it cannot be imported (logged once)."""
-    if not _state["checked"]:
-        _state["checked"] = True
-        try:
-            import bgsage  # noqa: PLC0415 - optional, heavy, CPU-dependent
+_import_lock = threading.Lock()
 
-            _state["module"] = bgsage
-        except Exception as exc:  # ImportError, or an illegal-instruction style load failure
-            _state["module"] = None
-            log.warning("bgsage unavailable (%s: %s); bots fall back to pubeval", type(exc).__name__, exc)
+
+def sage_module():
+    """The ``bgsage`` module, or None when it cannot be imported (logged once). Thread-safe: a
+    worker's second thread waits for the first one's import instead of finding "checked" with
+    no module yet (which failed an analysis with ``engine_unavailable``)."""
+    if not _state["checked"]:
+        with _import_lock:
+            if not _state["checked"]:
+                try:
+                    import bgsage  # noqa: PLC0415 - optional, heavy, CPU-dependent
+
+                    _state["module"] = bgsage
+                except Exception as exc:  # ImportError, or an illegal-instruction style load failure
+                    _state["module"] = None
+                    log.warning("bgsage unavailable (%s: %s); bots fall back to pubeval", type(exc).__name__, exc)
+                _state["checked"] = True
     return _state["module"]
 
 

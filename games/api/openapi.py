@@ -162,7 +162,8 @@ SPEC = {
                     "parameters": [MATCH_ID],
                     "responses": {"200": _json({"type": "object"}), "403": ERR, "404": ERR, "409": ERR,
                                   **COMMON_ERRORS}},
-            "post": {"summary": "Ask for the analysis at another depth ({\"depth\": 0-3})", "security": AUTH,
+            "post": {"summary": "Ask for the analysis at another depth ({\"depth\": 0-3}); 429 too_many_jobs when "
+                             "GAMES_JOBS_PER_USER of yours are queued or running", "security": AUTH,
                      "parameters": [MATCH_ID],
                      "requestBody": {"required": True, "content": {"application/json": {"schema": {
                          "type": "object", "properties": {"depth": {"type": "integer", "minimum": 0, "maximum": 3}}}}}},

@@ -29,7 +29,13 @@ class Job(models.Model):
     RUNNING = "running"
     DONE = "done"
     FAILED = "failed"
-    STATUSES = [(QUEUED, "Queued"), (RUNNING, "Running"), (DONE, "Done"), (FAILED, "Failed")]
+    CANCELLED = "cancelled"
+    TIMED_OUT = "timed_out"
+    STATUSES = [(QUEUED, "Queued"), (RUNNING, "Running"), (DONE, "Done"), (FAILED, "Failed"),
+                (CANCELLED, "Cancelled"), (TIMED_OUT, "Timed out")]
+    ACTIVE = (QUEUED, RUNNING)
+    #: Ended without a result: its owner may queue it again.
+    RETRYABLE = (FAILED, CANCELLED, TIMED_OUT)
 
     kind = models.CharField(max_length=30)
     key = models.CharField(max_length=100, db_index=True, help_text="What it works on, e.g. match:12.")
@@ -96,6 +102,8 @@ class Analysis(models.Model):
     depth = models.PositiveSmallIntegerField(default=2, help_text="GNU Backgammon plies.")
     job = models.ForeignKey(Job, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     upload = models.JSONField(default=dict, blank=True, help_text="An upload's games as event lists.")
+    upload_sha256 = models.CharField(max_length=64, blank=True, db_index=True,
+                                     help_text="An upload's file digest: the same file at the same depth is analysed once.")
     result = models.JSONField(null=True, blank=True)
     white_pr = models.FloatField(null=True, blank=True)
     black_pr = models.FloatField(null=True, blank=True)

@@ -13,7 +13,7 @@ from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.models import Game, Player
 from games.selectors.serializers import score_at_start
 
-__all__ = ["TUTOR_THRESHOLDS", "game_hint", "game_tutor"]
+__all__ = ["TUTOR_THRESHOLDS", "game_hint", "game_tutor", "hint_job", "tutor_job"]
 
 #: The tutor warns about a play whose gnubg mark is at least this bad (the player's choice).
 TUTOR_THRESHOLDS = ("doubtful", "bad", "very_bad")
@@ -42,22 +42,29 @@ def _analysis_error(exc) -> Exception:
     return status(exc.code, exc.message)
 
 
-def game_hint(*, game_id: int, player: Player | None) -> dict:
-    """The best plays (dice out), the right cube action before rolling, or take / pass."""
+def hint_job(*, game_id: int, player: Player | None):
+    """Check the request (the database part) and return the hint's computation, a function of
+    no arguments that touches no database: the web process runs it in its bounded pool of
+    hint threads, within a time budget (``games.views.analysis``)."""
     from games.analysis import AnalysisError, hint  # noqa: PLC0415 - bgsage loads on first use
 
     _game, state, where = _load(game_id, player)
-    try:
-        return hint(state, **where)
-    except AnalysisError as exc:
-        raise _analysis_error(exc) from None
+
+    def compute() -> dict:
+        try:
+            return hint(state, **where)
+        except AnalysisError as exc:
+            raise _analysis_error(exc) from None
+    return compute
 
 
-def game_tutor(*, game_id: int, player: Player | None, body: dict) -> dict:
-    """The tutor's check of ``{"moves": [...]}`` (a checker play) or ``{"action": ...}``
-    (double / roll / take / drop / beaver) before it is sent. Returns the analysis core's
-    answer (``loss``, ``mark``, the better choice) plus ``warn`` for the ``threshold``
-    (default ``"bad"``)."""
+def game_hint(*, game_id: int, player: Player | None) -> dict:
+    """The best plays (dice out), the right cube action before rolling, or take / pass."""
+    return hint_job(game_id=game_id, player=player)()
+
+
+def tutor_job(*, game_id: int, player: Player | None, body: dict):
+    """Like :func:`hint_job`, for the tutor's check (:func:`game_tutor`)."""
     from games.analysis import AnalysisError, check_cube, check_play  # noqa: PLC0415
 
     if not isinstance(body, dict):
@@ -66,18 +73,30 @@ def game_tutor(*, game_id: int, player: Player | None, body: dict) -> dict:
     if threshold not in TUTOR_THRESHOLDS:
         raise BadRequest("bad_threshold", "The tutor's threshold is doubtful, bad or very_bad.")
     _game, state, where = _load(game_id, player)
-    try:
-        if "moves" in body:
-            if not isinstance(body["moves"], list):
-                raise BadRequest("bad_play", "'moves' is a list of steps.")
-            out = check_play(state, body["moves"], **where)
-        elif "action" in body:
-            out = check_cube(state, body["action"], **where)
-        else:
-            raise BadRequest("bad_request", "Send {\"moves\": [...]} or {\"action\": ...}.")
-    except AnalysisError as exc:
-        raise _analysis_error(exc) from None
-    mark = out.get("mark")
-    out["threshold"] = threshold
-    out["warn"] = mark is not None and TUTOR_THRESHOLDS.index(mark) >= TUTOR_THRESHOLDS.index(threshold)
-    return out
+    if "moves" in body:
+        if not isinstance(body["moves"], list):
+            raise BadRequest("bad_play", "'moves' is a list of steps.")
+    elif "action" not in body:
+        raise BadRequest("bad_request", "Send {\"moves\": [...]} or {\"action\": ...}.")
+
+    def compute() -> dict:
+        try:
+            if "moves" in body:
+                out = check_play(state, body["moves"], **where)
+            else:
+                out = check_cube(state, body["action"], **where)
+        except AnalysisError as exc:
+            raise _analysis_error(exc) from None
+        mark = out.get("mark")
+        out["threshold"] = threshold
+        out["warn"] = mark is not None and TUTOR_THRESHOLDS.index(mark) >= TUTOR_THRESHOLDS.index(threshold)
+        return out
+    return compute
+
+
+def game_tutor(*, game_id: int, player: Player | None, body: dict) -> dict:
+    """The tutor's check of ``{"moves": [...]}`` (a checker play) or ``{"action": ...}``
+    (double / roll / take / drop / beaver) before it is sent. Returns the analysis core's
+    answer (``loss``, ``mark``, the better choice) plus ``warn`` for the ``threshold``
+    (default ``"bad"``)."""
+    return tutor_job(game_id=game_id, player=player, body=body)()

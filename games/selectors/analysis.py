@@ -13,7 +13,7 @@ from games.models import Analysis, Job, Match, Player
 from games.selectors.jobs import job_dict
 from games.selectors.visibility import visible_matches
 
-__all__ = ["FORMAT", "MIN_DECISIONS", "latest_for_match", "analysis_json", "analysis_status", "pr_history",
+__all__ = ["FORMAT", "MIN_DECISIONS", "latest_for_match", "analysis_json", "analysis_status", "may_cancel", "pr_history",
            "can_view_upload"]
 
 FORMAT = "site-analysis/1"
@@ -48,7 +48,14 @@ def analysis_status(analysis: Analysis) -> dict:
     return {"id": analysis.pk, "status": _status(analysis), "depth": analysis.depth, "job": job_dict(analysis.job)}
 
 
-def analysis_json(analysis: Analysis, *, viewer: str | None = None, may_reanalyse: bool = False) -> dict:
+def may_cancel(analysis: Analysis, player: Player | None) -> bool:
+    """Whether ``player`` may cancel the analysis now (``services.analysis.analysis_cancel``)."""
+    return (player is not None and analysis.owner_id == player.pk and analysis.job is not None
+            and analysis.job.status in Job.ACTIVE)
+
+
+def analysis_json(analysis: Analysis, *, viewer: str | None = None, may_reanalyse: bool = False,
+                  may_cancel: bool = False) -> dict:
     """The documented JSON of one analysis (``docs/ANALYSIS.md``, "The site's JSON")."""
     match = analysis.match
     others = []
@@ -71,6 +78,7 @@ def analysis_json(analysis: Analysis, *, viewer: str | None = None, may_reanalys
         "job": job_dict(analysis.job),
         "viewer": viewer,
         "mayReanalyse": may_reanalyse,
+        "mayCancel": may_cancel,
         "analyses": others,
         "createdAt": analysis.created_at.isoformat(),
         "finishedAt": analysis.finished_at.isoformat() if analysis.finished_at else None,

@@ -6,24 +6,33 @@ generic :class:`~games.models.Job` of kind ``analysis`` (``services.jobs``), run
 workers by :func:`analysis_run`, which analyses the match game by game and reports its
 progress. Every finished match is analysed at ``GAMES_ANALYSIS_DEPTH``
 (:func:`analysis_after_match`, called by the match's end); its players may ask for
-another depth (:func:`analysis_request`); a failed job keeps its error and may be
-retried (:func:`analysis_retry`).
+another depth (:func:`analysis_request`); a failed, cancelled or timed-out job keeps its
+reason and may be queued again (:func:`analysis_retry`); whoever asked may cancel it
+(:func:`analysis_cancel`).
+
+Fair use (``docs/SECURITY.md``, "Fair use"): a player has at most ``GAMES_JOBS_PER_USER``
+analyses queued or running (``too_many_jobs``), uploads at most ``GAMES_UPLOAD_LIMIT`` files
+per ``GAMES_UPLOAD_WINDOW`` (``upload_limit``), and the same work is done once: a match at a
+depth has one analysis, and the same file (its SHA-256) at the same depth shares one job
+and one result, whoever uploaded it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
-from games.errors import BadRequest, Conflict, Forbidden, NotFound
+from games.errors import BadRequest, Conflict, Forbidden, Limited, NotFound
 from games.models import Analysis, GameEvent, Job, Match, Player
-from games.services.jobs import job_retry, job_start
-from games import conf
+from games.services.jobs import job_cancel, job_retry, job_start, jobs_check_quota, lock_player
+from games import conf, throttle
 
 __all__ = ["DEPTHS", "KIND", "MatRefused", "analysis_after_match", "analysis_request", "analysis_upload",
-           "analysis_retry", "analysis_run", "analysis_events"]
+           "analysis_retry", "analysis_cancel", "analysis_run", "analysis_events"]
 
 KIND = "analysis"
 DEPTHS = (0, 1, 2, 3)
@@ -57,8 +66,8 @@ def _depth(depth) -> int:
     return depth
 
 
-def _start(analysis: Analysis, by: Player | None) -> Analysis:
-    job = job_start(kind=KIND, key=f"analysis:{analysis.pk}", params={"analysis": analysis.pk}, by=by)
+def _start(analysis: Analysis, by: Player | None, key: str | None = None) -> Analysis:
+    job = job_start(kind=KIND, key=key or f"analysis:{analysis.pk}", params={"analysis": analysis.pk}, by=by)
     analysis.job = job
     analysis.save(update_fields=["job"])
     return analysis
@@ -98,8 +107,12 @@ def analysis_request(*, match_id: int, player: Player | None, depth=None) -> Ana
         if match.status != Match.FINISHED:
             raise Conflict("match_not_over", "A match is analysed once it is over.")
         same = (Analysis.objects.filter(match=match, depth=depth).select_related("job").order_by("-pk").first())
-        if same is not None and (same.job is None or same.job.status != Job.FAILED):
+        if same is not None and (same.job is None or same.job.status not in Job.RETRYABLE):
+            if same.job is not None and same.job.status == Job.QUEUED and same.job.created_by_id is None:
+                job_start(kind=same.job.kind, key=same.job.key, by=player)  # asked for: moves up the queue
             return same
+        lock_player(player)
+        jobs_check_quota(player)
         return _create_for_match(match, depth, player)
 
 
@@ -112,6 +125,13 @@ def analysis_upload(*, player: Player | None, text: str | bytes, depth=None) -> 
     depth = _depth(depth)
     if player is None:
         raise Forbidden("login_required", "Log in to upload a match.")
+    wait = throttle.hit(f"upload:{player.pk}", int(conf.value("GAMES_UPLOAD_LIMIT")),
+                        float(conf.value("GAMES_UPLOAD_WINDOW")))
+    if wait is not None:
+        raise Limited("upload_limit", f"You uploaded {conf.value('GAMES_UPLOAD_LIMIT')} files in the last "
+                      f"{float(conf.value('GAMES_UPLOAD_WINDOW')) / 60:.0f} minutes, the most allowed. "
+                      f"Try again in {wait} s.", retry_after=wait)
+    digest = hashlib.sha256(text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")).hexdigest()
     if isinstance(text, bytes):
         if len(text) > MAX_UPLOAD_BYTES:
             raise MatRefused("file_too_large", f"A .mat file is at most {MAX_UPLOAD_BYTES // 1024} KB.", None)
@@ -128,11 +148,29 @@ def analysis_upload(*, player: Player | None, text: str | bytes, depth=None) -> 
     if not imported.games:
         raise MatRefused("no_games", "The file holds no game.", None)
     with transaction.atomic():
-        analysis = Analysis.objects.create(
-            source=Analysis.UPLOAD, owner=player, depth=depth, length=imported.rules.length,
-            white_name=imported.white_name[:40], black_name=imported.black_name[:40],
-            upload={"games": imported.games, "score": list(imported.score), "winner": imported.winner})
-        return _start(analysis, player)
+        lock_player(player)
+        same = (Analysis.objects.filter(source=Analysis.UPLOAD, upload_sha256=digest, depth=depth)
+                .select_related("job").order_by("-pk"))
+        mine = next((a for a in same.filter(owner=player)
+                     if a.result is not None or (a.job is not None and a.job.status in Job.ACTIVE)), None)
+        if mine is not None:
+            return mine  # the same file at the same depth, already done or on its way
+        fields = dict(source=Analysis.UPLOAD, owner=player, depth=depth, length=imported.rules.length,
+                      white_name=imported.white_name[:40], black_name=imported.black_name[:40],
+                      upload={"games": imported.games, "score": list(imported.score), "winner": imported.winner},
+                      upload_sha256=digest)
+        done = same.filter(result__isnull=False).first()
+        if done is not None:  # someone's upload of the same file: its result, shared
+            return Analysis.objects.create(**fields, job=done.job, result=done.result, finished_at=done.finished_at,
+                                           white_pr=done.white_pr, black_pr=done.black_pr,
+                                           white_decisions=done.white_decisions,
+                                           black_decisions=done.black_decisions)
+        running = next((a.job for a in same if a.job is not None and a.job.status in Job.ACTIVE), None)
+        if running is not None:  # on its way for someone else: the same job, shared
+            return Analysis.objects.create(**fields, job=running)
+        jobs_check_quota(player)
+        analysis = Analysis.objects.create(**fields)
+        return _start(analysis, player, key=f"upload:{digest}:{depth}")
 
 
 def analysis_retry(*, analysis_id: int, player: Player | None) -> Analysis:
@@ -144,9 +182,28 @@ def analysis_retry(*, analysis_id: int, player: Player | None) -> Analysis:
                                       or (analysis.match is not None and analysis.match.color_of(player)))
     if not allowed:
         raise Forbidden("not_a_player", "Only the match's players may retry its analysis.")
-    if analysis.job is None:
-        return _start(analysis, player)
-    job_retry(job_id=analysis.job_id, by=player)
+    with transaction.atomic():
+        lock_player(player)
+        jobs_check_quota(player)
+        if analysis.job is None:
+            return _start(analysis, player)
+        job_retry(job_id=analysis.job_id, by=player)
+    return analysis
+
+
+def analysis_cancel(*, analysis_id: int, player: Player | None) -> Analysis:
+    """Cancel a queued or running analysis: only the player who asked for it (the automatic
+    analysis of a match is nobody's to cancel), and not a job another player's upload shares."""
+    analysis = Analysis.objects.select_related("job").filter(pk=analysis_id).first()
+    if analysis is None:
+        raise NotFound("analysis_not_found", "There is no such analysis.")
+    if player is None or analysis.owner_id != player.pk:
+        raise Forbidden("not_owner", "Only the player who asked for this analysis may cancel it.")
+    if analysis.job is None or analysis.job.status not in Job.ACTIVE:
+        raise Conflict("job_not_active", "Only a queued or running analysis can be cancelled.")
+    if Analysis.objects.filter(job=analysis.job).exclude(owner=player).exists():
+        raise Conflict("job_shared", "Another player is waiting for the same analysis: it cannot be cancelled.")
+    job_cancel(job_id=analysis.job_id)
     return analysis
 
 
@@ -191,7 +248,7 @@ def analysis_run(job: Job, report) -> str:
     report(0.0, f"Analysing {len(games)} game(s) at {analysis.depth}-ply")
     result = analyse_match(games, ply=analysis.depth, progress=progress)
     stats = result["stats"]
-    Analysis.objects.filter(pk=analysis.pk).update(
+    Analysis.objects.filter(Q(pk=analysis.pk) | Q(job_id=job.pk)).update(  # and every upload sharing the job
         result=result, finished_at=timezone.now(),
         white_pr=stats["white"]["overall"]["pr"], black_pr=stats["black"]["overall"]["pr"],
         white_decisions=stats["white"]["overall"]["decisions"], black_decisions=stats["black"]["overall"]["decisions"])

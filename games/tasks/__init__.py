@@ -1,13 +1,15 @@
-"""Background work, run by the workers (Huey: ``manage.py run_huey``): thin tasks that call
-services, like any other adapter.
+"""Background work: thin tasks that call services, like any other adapter. This module is the
+quick queue (Huey's ``HUEY``, workers: ``manage.py run_huey``): work players wait on in
+seconds.
 
 * **House-bot turns** (:func:`bot_turn`), queued after the commit that leaves a house bot
   to act (an events listener, :func:`on_batch`). A task is retried when it fails; one lost
   with its worker (SIGKILL) is found by the periodic ``bots`` job and queued again.
 * **Clock deadlines** (:func:`clock_deadline`), scheduled for the moment a running clock
   runs out; the periodic ``clocks`` job catches any schedule that was lost.
-* **Long jobs** (:func:`run_job`): a :class:`~games.models.Job` with progress
-  (``services.jobs``); each kind registers its function in :data:`JOB_KINDS`.
+* **Long jobs** (analyses): not here. They run on the long queue (:mod:`games.tasks.long`,
+  ``manage.py run_long_worker``), whose threads are not these: a long job can never hold up
+  a bot's turn, a clock or the tick.
 * **Periodic work** (:data:`PERIODIC`): each job has an interval; exactly one worker runs
   it per interval, whatever the number of workers, because a run first claims its period
   (a unique ``PeriodicRun`` row). A chain of :func:`tick` tasks drives them every
@@ -35,8 +37,7 @@ from huey.contrib.djhuey import HUEY, db_periodic_task, db_task
 
 from games import services
 from games.events import Batch, BotTurn, ChouetteWork, Deadline
-from games.models import Job, PeriodicRun
-from games.services import analysis, jobs
+from games.models import PeriodicRun
 from games import conf
 
 logger = logging.getLogger("games.worker")
@@ -120,36 +121,9 @@ def queue_unreachable(exc: Exception) -> bool:
     return isinstance(exc, OSError) or type(exc).__module__.split(".")[0] in ("redis", "sqlite3", "huey")
 
 
-# -- long jobs ------------------------------------------------------------------------------------
+# -- long jobs: on the long queue (games/tasks/long.py), never on these workers ---------------------
 
-#: kind -> fn(job, report) where report(fraction, message) records progress.
-JOB_KINDS: dict = {}
-
-
-@db_task(priority=10)
-def run_job(job_id: int) -> str | None:
-    job = jobs.job_begin(job_id)
-    if job is None:
-        return None
-    fn = JOB_KINDS.get(job.kind)
-    logger.info("job %s (%s %s) started, attempt %s", job.pk, job.kind, job.key, job.attempts)
-    if fn is None:
-        jobs.job_failed(job.pk, f"No worker knows jobs of kind {job.kind!r}.")
-        return Job.FAILED
-    try:
-        message = fn(job, lambda fraction, text="": jobs.job_progress(job.pk, fraction, text))
-    except Exception as exc:
-        logger.exception("job %s failed", job.pk)
-        jobs.job_failed(job.pk, f"{type(exc).__name__}: {exc}")
-        return Job.FAILED
-    jobs.job_done(job.pk, message or "Done")
-    logger.info("job %s done", job.pk)
-    return Job.DONE
-
-
-jobs.set_enqueue(lambda job_id: run_job(job_id))
-JOB_KINDS[analysis.KIND] = analysis.analysis_run
-
+from games.tasks import long  # noqa: E402,F401 - registers the long queue and how jobs are queued
 
 # -- periodic work ----------------------------------------------------------------------------------
 
@@ -186,7 +160,7 @@ PERIODIC = [
     Periodic("chouette_deadlines", 5, services.chouette_expire_deadlines),
     Periodic("chouette_absent", 15, services.chouette_drop_absent_movers),
     Periodic("presence", 15, services.sweep_presence),
-    Periodic("jobs", 10, jobs.jobs_heal),
+    Periodic("jobs", 10, long.heal_jobs),
     Periodic("abandoned", 60, services.close_abandoned),
     Periodic("queue", 60, services.queue_expire),
     Periodic("prune", 3600, _prune),

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
@@ -10,7 +11,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.selectors import analysis as reads
-from games.errors import ServiceError
+from games import conf, throttle
+from games.views import bounded
+from games.errors import Limited, ServiceError
 from games.jsonsafe import BadInput, parse
 from games.models import Analysis, Game, Match, Player
 from games.selectors import aids
@@ -20,7 +23,15 @@ from games.selectors.players import player_of
 
 
 def _error(exc: ServiceError) -> JsonResponse:
-    return JsonResponse({"error": exc.as_dict()}, status=exc.status)
+    return _retry_after(JsonResponse({"error": exc.as_dict()}, status=exc.status), exc)
+
+
+def _retry_after(response, exc: ServiceError):
+    """A refusal by a fair-use limit says when to try again (``Retry-After``) when it is known."""
+    wait = getattr(exc, "retry_after", None)
+    if wait is not None:
+        response["Retry-After"] = str(wait)
+    return response
 
 
 def _not_found(kind="analysis") -> JsonResponse:
@@ -45,7 +56,7 @@ def _payload(request, analysis: Analysis) -> dict:
     match = analysis.match
     viewer = match.color_of(player) if match is not None and player is not None else None
     may = bool(viewer) and match.status == Match.FINISHED
-    return reads.analysis_json(analysis, viewer=viewer, may_reanalyse=may)
+    return reads.analysis_json(analysis, viewer=viewer, may_reanalyse=may, may_cancel=reads.may_cancel(analysis, player))
 
 
 # -- a match's analysis ---------------------------------------------------------------------------
@@ -76,9 +87,9 @@ def match_analysis_page(request, match_id):
             analysis = service.analysis_request(match_id=match.pk, player=player_of(request.user),
                                                 depth=request.POST.get("depth"))
         except ServiceError as exc:
-            return render(request, "analysis.html", {"match": match, "error": exc.message, "error_code": exc.code,
-                                                     "json_url": reverse("match_analysis_json", args=[match.pk])},
-                          status=exc.status)
+            return _retry_after(render(request, "analysis.html", {
+                "match": match, "error": exc.message, "error_code": exc.code,
+                "json_url": reverse("match_analysis_json", args=[match.pk])}, status=exc.status), exc)
         return redirect("analysis_page", analysis_id=analysis.pk)
     return render(request, "analysis.html", {"match": match,
                                              "json_url": reverse("match_analysis_json", args=[match.pk])})
@@ -116,6 +127,19 @@ def analysis_retry(request, analysis_id):
     return redirect("analysis_page", analysis_id=analysis_id)
 
 
+@require_POST
+def analysis_cancel(request, analysis_id):
+    """``POST /analysis/<id>/cancel/``: the player who asked cancels a queued or running analysis."""
+    _visible_analysis(request, analysis_id)
+    try:
+        service.analysis_cancel(analysis_id=analysis_id, player=player_of(request.user))
+    except ServiceError as exc:
+        return _error(exc)
+    if request.headers.get("Accept", "").startswith("application/json"):
+        return JsonResponse({"ok": True})
+    return redirect("analysis_page", analysis_id=analysis_id)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def analysis_upload(request):
@@ -132,12 +156,17 @@ def analysis_upload(request):
         analysis = service.analysis_upload(player=player_of(request.user), text=upload.read(),
                                            depth=request.POST.get("depth") or None)
     except ServiceError as exc:
-        return render(request, "analysis_upload.html", {"depths": service.DEPTHS, "depth": service.default_depth(),
-                                                        "error": exc.as_dict()}, status=exc.status)
+        return _retry_after(render(request, "analysis_upload.html", {
+            "depths": service.DEPTHS, "depth": service.default_depth(), "error": exc.as_dict()},
+            status=exc.status), exc)
     return redirect("analysis_page", analysis_id=analysis.pk)
 
 
 # -- hints and the tutor (unrated play only) ------------------------------------------------------------
+# Async views: the database part runs in Django's thread for sync code, the computation in the
+# bounded pool of hint threads (games/views/bounded.py) within GAMES_HINT_BUDGET seconds, so a flood
+# of hints never holds the thread every other page of this process waits on. Each player has
+# GAMES_HINT_LIMIT hints and tutor checks per GAMES_HINT_WINDOW seconds (429 hint_limit).
 
 
 def _game_for_player(request, game_id):
@@ -147,27 +176,57 @@ def _game_for_player(request, game_id):
     return game
 
 
-def game_hint_json(request, game_id):
-    """``GET /games/<id>/hint.json``: the best plays or cube action for the player to act."""
+def _aid_job(request, game_id, make):
+    """The sync part of a hint or a tutor check: who asks, the limit, the checks. Returns the
+    computation, or the response that refuses it."""
     if _game_for_player(request, game_id) is None:
         return _not_found("game")
+    player = player_of(request.user)
     try:
-        return JsonResponse(aids.game_hint(game_id=game_id, player=player_of(request.user)))
+        if player is not None:
+            wait = throttle.hit(f"hint:{player.pk}", int(conf.value("GAMES_HINT_LIMIT")),
+                                float(conf.value("GAMES_HINT_WINDOW")))
+            if wait is not None:
+                raise Limited("hint_limit", f"Too many hints: you may ask for {conf.value('GAMES_HINT_LIMIT')} every "
+                              f"{float(conf.value('GAMES_HINT_WINDOW')):.0f} s. Try again in {wait} s.",
+                              retry_after=wait)
+        return make(player)
     except ServiceError as exc:
         return _error(exc)
 
 
-@require_POST
-def game_tutor_json(request, game_id):
+async def _aid(request, game_id, make):
+    job = await sync_to_async(_aid_job)(request, game_id, make)
+    if isinstance(job, JsonResponse):
+        return job
+    try:
+        out = await bounded.HINTS.run(job, budget=float(conf.value("GAMES_HINT_BUDGET")),
+                                      threads=int(conf.value("GAMES_HINT_THREADS")))
+    except ServiceError as exc:
+        return _error(exc)
+    except bounded.Busy:
+        return JsonResponse({"error": {"code": "hints_busy", "message": "Hints are busy: try again in a moment."}},
+                            status=503, headers={"Retry-After": "1"})
+    except bounded.OverBudget:
+        return JsonResponse({"error": {"code": "hint_timeout",
+                                       "message": "The hint took too long and was given up: try again."}}, status=503)
+    return JsonResponse(out)
+
+
+async def game_hint_json(request, game_id):
+    """``GET /games/<id>/hint.json``: the best plays or cube action for the player to act."""
+    if request.method not in ("GET", "HEAD"):
+        return JsonResponse({"error": {"code": "method_not_allowed", "message": "GET only."}}, status=405)
+    return await _aid(request, game_id, lambda player: aids.hint_job(game_id=game_id, player=player))
+
+
+async def game_tutor_json(request, game_id):
     """``POST /games/<id>/tutor.json`` ``{"moves": [...]}`` or ``{"action": "double"|...}``:
     how much the play or cube action would give up, before it is sent."""
-    if _game_for_player(request, game_id) is None:
-        return _not_found("game")
+    if request.method != "POST":
+        return JsonResponse({"error": {"code": "method_not_allowed", "message": "POST only."}}, status=405)
     try:
         body = parse(request.body or b"{}", max_bytes=8192)
     except BadInput as exc:
         return JsonResponse({"error": {"code": exc.code, "message": exc.message}}, status=400)
-    try:
-        return JsonResponse(aids.game_tutor(game_id=game_id, player=player_of(request.user), body=body))
-    except ServiceError as exc:
-        return _error(exc)
+    return await _aid(request, game_id, lambda player: aids.tutor_job(game_id=game_id, player=player, body=body))

@@ -13,17 +13,26 @@ const filter = { errorsOnly: false, mine: null };
 const GW = 800, GH = 160;
 
 // -- progress --------------------------------------------------------------------------------
+// A job that ended without a result, and what the page says (each may be queued again).
+const ENDED = {
+  failed: job => `The analysis failed: ${job.error || 'unknown error'}`,
+  timed_out: job => `The analysis was stopped: it ran over its time limit. ${job.error || ''}`.trim(),
+  cancelled: () => 'The analysis was cancelled.',
+};
 function showStatus() {
   const job = data.job || {};
   root.dataset.status = data.status;
   $('progress').hidden = !(data.status === 'queued' || data.status === 'running');
-  $('failed').hidden = data.status !== 'failed';
+  const ended = ENDED[data.status];
+  $('failed').hidden = !ended;
   if (data.status === 'queued' || data.status === 'running') {
     $('bar').value = job.progress || 0;
     $('progress-text').textContent = `${Math.round((job.progress || 0) * 100)}% · ${job.message || 'Waiting for a worker'}`;
+    $('cancel-form').action = `/analysis/${data.id}/cancel/`;
   }
-  if (data.status === 'failed') {
-    $('failed-text').textContent = `The analysis failed: ${job.error || 'unknown error'}`;
+  $('cancel-form').hidden = !data.mayCancel;
+  if (ended) {
+    $('failed-text').textContent = ended(job);
     $('retry-form').action = `/analysis/${data.id}/retry/`;
     $('retry-form').hidden = !data.mayReanalyse && data.source === 'match';
   }

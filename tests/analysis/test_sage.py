@@ -108,3 +108,49 @@ def test_missing_engine_is_a_typed_error(monkeypatch):
     with pytest.raises(AnalysisError) as exc:
         sage_eval.SageEvaluator(9)
     assert exc.value.code in ("bad_ply", "engine_unavailable")
+
+
+def test_a_second_thread_waits_for_the_first_ones_import_of_bgsage(monkeypatch):
+    """Two worker threads starting their first analysis at once: the second must get the
+    module the first is importing, not None ("checked", module not there yet), which failed
+    its analysis with engine_unavailable."""
+    import importlib.abc
+    import importlib.util
+    import sys
+    import threading
+
+    from games.analysis import sage
+
+    real = sage.sage_module()
+    assert real is not None
+    entered, release = threading.Event(), threading.Event()
+
+    class SlowImport(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+        def find_spec(self, name, path=None, target=None):
+            return importlib.util.spec_from_loader(name, self) if name == "bgsage" else None
+
+        def create_module(self, spec):
+            entered.set()
+            release.wait(30)  # the first thread is inside the import until the test lets it go
+            return real
+
+        def exec_module(self, module):
+            pass
+
+    monkeypatch.delitem(sys.modules, "bgsage")
+    monkeypatch.setattr(sys, "meta_path", [SlowImport(), *sys.meta_path])
+    sage.reset()
+    got = {}
+    first = threading.Thread(target=lambda: got.setdefault("first", sage.sage_module()))
+    second = threading.Thread(target=lambda: got.setdefault("second", sage.sage_module()))
+    try:
+        first.start()
+        assert entered.wait(30)
+        second.start()
+    finally:
+        release.set()
+    first.join(30)
+    second.join(30)
+    monkeypatch.setitem(sys.modules, "bgsage", real)
+    sage.reset()
+    assert got == {"first": real, "second": real}

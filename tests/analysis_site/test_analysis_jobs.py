@@ -31,7 +31,7 @@ def test_the_json_follows_the_document(finished, client):
     alice, bob = finished.white, finished.black
     data = login(alice).get(f"/matches/{finished.match_id}/analysis.json").json()
     assert set(data) == {"format", "id", "source", "match", "players", "matchLength", "depth", "status", "job",
-                         "viewer", "mayReanalyse", "analyses", "createdAt", "finishedAt", "analysis"}
+                         "viewer", "mayReanalyse", "mayCancel", "analyses", "createdAt", "finishedAt", "analysis"}
     assert data["format"] == "site-analysis/1" and data["source"] == "match"
     assert data["status"] == "done" and data["viewer"] == "white" and data["mayReanalyse"] is True
     assert data["players"]["white"] == {"name": "alice", "id": alice.pk}

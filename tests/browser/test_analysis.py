@@ -180,3 +180,57 @@ def test_a_played_match_and_an_uploaded_mat_are_analysed_by_the_worker_and_shown
         finally:
             context.close()
         assert not site.tracebacks(), site.logs()
+
+
+QUEUED_UPLOADS = """
+import json
+from games import services
+from games.models import Analysis, Job
+from games.services import jobs
+hugo = services.player_register(username="hugo", password=None)
+game = [{"type": "game_start", "payload": {}, "version": 1}, {"type": "move", "payload": {}, "version": 2}]
+ids = []
+for n in range(2):
+    a = Analysis.objects.create(source=Analysis.UPLOAD, owner=hugo, depth=3, white_name="a", black_name="b",
+                                length=1, upload={"games": [game]})
+    a.job = jobs.job_start(kind="analysis", key=f"queued:{n}", params={"analysis": a.pk}, by=hugo)
+    a.save(update_fields=["job"])
+    ids.append(a.pk)
+print("RESULT " + json.dumps(ids))
+"""
+
+TIME_OUT = """
+from games.models import Analysis, Job
+from games.services import jobs
+a = Analysis.objects.get(pk=%d)
+Job.objects.filter(pk=a.job_id).update(status=Job.RUNNING)
+jobs.job_stopped(a.job_id, Job.TIMED_OUT)
+print("RESULT 1")
+"""
+
+
+def test_the_page_cancels_a_queued_analysis_and_says_when_one_ran_over_its_time_limit(browser, tmp_path):
+    """No long worker: the analyses stay queued. Their owner cancels one with the page's button;
+    another, stopped by the time limit, says so on its page, with Retry."""
+    with Site(tmp_path / "site", webs=1, workers=0) as site:
+        cancelled, timed_out = site.shell(QUEUED_UPLOADS)
+        cookie = site.sessions(["hugo"])["hugo"]
+        context, page = _open(browser, site, cookie, DESKTOP)
+        try:
+            page.goto(f"{site.url()}/analysis/{cancelled}/")
+            page.wait_for_selector("#progress:not([hidden])")
+            page.locator("#cancel").click()
+            page.wait_for_selector('#analysis[data-status="cancelled"]', state="attached")
+            assert "The analysis was cancelled." in page.locator("#failed-text").inner_text()
+            assert page.locator("#retry").is_visible() and page.locator("#cancel").is_hidden()
+
+            site.shell(TIME_OUT % timed_out)
+            page.goto(f"{site.url()}/analysis/{timed_out}/")
+            page.wait_for_selector('#analysis[data-status="timed_out"]', state="attached")
+            text = page.locator("#failed-text").inner_text()
+            assert "ran over its time limit" in text and "time limit of 600 s" in text
+            assert page.locator("#retry").is_visible()
+        finally:
+            context.close()
+        assert [r["status"] for r in site.shell(ANALYSIS_OF)] == ["cancelled", "timed_out"]
+        assert not site.tracebacks(), site.logs()

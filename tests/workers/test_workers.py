@@ -5,6 +5,7 @@ PostgreSQL + Redis. Nothing sleeps a fixed time: every wait polls with a deadlin
 import asyncio
 import os
 import signal
+import sys
 import threading
 import time
 
@@ -197,4 +198,70 @@ def test_two_workers_run_each_periodic_job_once_per_period(tmp_path):
             assert len(periods) == len(set(periods)), f"{name} ran twice in a period: {periods}"
         ticks = sorted(p for n, p, w in rows if n == "tick")
         assert ticks == list(range(ticks[0], ticks[-1] + 1)), f"a round was skipped: {ticks}"
+        assert not site.tracebacks(), site.logs()
+
+
+LONG_JOBS = """
+import json
+from games import services
+from games.models import Analysis
+from games.services import jobs
+human = services.player_register(username="hugo", password=None)
+match = services.match_vs_bot(player=human, level="beginner", length=1)
+game = [{"type": "game_start", "payload": {}, "version": 1}, {"type": "move", "payload": {}, "version": 2}]
+analyses = []
+for n in range(%d):
+    a = Analysis.objects.create(source=Analysis.UPLOAD, depth=3, white_name="a", black_name="b", length=1,
+                                upload={"games": [game]})
+    a.job = jobs.job_start(kind="analysis", key=f"held:{n}", params={"analysis": a.pk}, by=human)
+    a.save(update_fields=["job"])
+    analyses.append(a.pk)
+print("RESULT " + json.dumps({"match": match.pk, "game": match.games.get().pk, "analyses": analyses}))
+"""
+
+JOBS_STATE = """
+import json
+from games.models import Job
+print("RESULT " + json.dumps(dict(Job.objects.values_list("key", "status"))))
+"""
+
+TICKS = """
+import json
+from games.models import PeriodicRun
+print("RESULT " + json.dumps(sorted(PeriodicRun.objects.filter(name="tick").values_list("period", flat=True))))
+"""
+
+
+@pytest.mark.parametrize("backend", ["embedded", pytest.param("postgres_redis", marks=pytest.mark.redis)])
+def test_long_jobs_on_every_long_thread_never_hold_up_a_bots_reply_nor_the_tick(tmp_path, backend):
+    """Three analyses are queued for two long threads, and held there: every long thread is
+    inside a long job (and one more waits). Meanwhile a human plays a whole match against a
+    house bot played by the quick worker, and the periodic tick keeps its rhythm. In one
+    worker with one set of threads (as before the two queues) the bot would never answer.
+    On the embedded default (SQLite queues) and on PostgreSQL + Redis (PriorityRedisHuey)."""
+    flag = tmp_path / "hold-analyses"
+    flag.touch()
+    env = {"HELD_ANALYSIS_FLAG": str(flag), "GAMES_LONG_WORKER_THREADS": "2", "GAMES_PERIODIC_SCALE": "0.2"}
+    shared = {}
+    if backend == "postgres_redis":
+        require_postgres()
+        shared = {"postgres": True, "redis_url": require_redis()}
+    with Site(tmp_path, webs=1, workers=1, worker_threads=2, env=env, **shared,
+              long_worker_args=[sys.executable, "-m", "tests.workers.held_long_worker"]) as site:
+        ids = site.shell(LONG_JOBS % 3)
+        poll(lambda: len(list(tmp_path.glob("hold-analyses.held-*"))) >= 2, 60, "both long threads busy")
+        assert sorted(site.shell(JOBS_STATE).values()) == ["queued", "running", "running"]
+        first_tick = max(site.shell(TICKS) or [0])
+        cookie = site.sessions(["hugo"])["hugo"]
+        actions = run_async(human_plays(site, ids, cookie), timeout=300)
+        assert actions >= 3
+        check_finished(site, ids)
+        assert "bot turn: game" in site.workers[0].log.read_text()
+        # The long jobs were held the whole time, and the tick ran every round meanwhile.
+        assert sorted(site.shell(JOBS_STATE).values()) == ["queued", "running", "running"]
+        ticks = [p for p in site.shell(TICKS) if p >= first_tick]
+        assert len(ticks) >= 2 and ticks == list(range(ticks[0], ticks[-1] + 1)), f"a round was skipped: {ticks}"
+        flag.unlink()
+        poll(lambda: set(site.shell(JOBS_STATE).values()) == {"done"}, 90, "the held analyses ending")
+        assert "run_job" not in site.workers[0].log.read_text()  # the quick worker took no long job
         assert not site.tracebacks(), site.logs()

@@ -1,4 +1,4 @@
-"""``python manage.py worker_status``: the task queue's length, scheduled tasks, running and
+"""``python manage.py worker_status``: the two task queues' lengths, scheduled tasks, running and
 failed jobs, and when each periodic job last ran (and by which worker)."""
 
 from django.core.management.base import BaseCommand
@@ -13,8 +13,11 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         from huey.contrib.djhuey import HUEY
 
-        self.stdout.write(f"queue {HUEY.name} ({type(HUEY).__name__}): {HUEY.pending_count()} pending, "
-                          f"{HUEY.scheduled_count()} scheduled")
+        from games.tasks.long import LONG_HUEY
+
+        for what, huey in (("quick", HUEY), ("long", LONG_HUEY)):
+            self.stdout.write(f"{what} queue {huey.name} ({type(huey).__name__}): {huey.pending_count()} pending, "
+                              f"{huey.scheduled_count()} scheduled")
         running = Job.objects.filter(status=Job.RUNNING)
         self.stdout.write(f"jobs running: {running.count()}")
         for job in running[:20]:
