@@ -37,6 +37,8 @@ _ALL = [
     Setting("GAMES_SEEK_WIDEN", 50.0, float, "quick pairing: points added every 10 s of waiting"),
     Setting("GAMES_QUEUE_TIMEOUT", 300, int, "seconds a matchmaking queue entry lives after its last join or poll"),
     Setting("GAMES_CHOUETTE_ABSENT_AFTER", 120, int, "seconds a chouette member may be away before leaving the line"),
+    Setting("GAMES_CORR_GRACE", 86400, int, "seconds after a correspondence player's time ran out before the "
+            "server awards the match to the opponent (who may claim it from the deadline)"),
     Setting("GAMES_DICE_SOURCE", "games.services.dice.seeded_dice", str, "dotted path of a factory f(game) -> dice"),
     # house bots
     Setting("GAMES_BOT_TIME_LIMIT", 10.0, float, "seconds a house bot may think before it plays the fallback"),

@@ -63,6 +63,10 @@ class Match(models.Model):
     # Clocks: a per-move delay plus a time bank per match point (0 = no clock).
     clock_delay = models.PositiveSmallIntegerField(default=0, help_text="Seconds per move before the bank runs.")
     clock_bank = models.PositiveIntegerField(default=0, help_text="Seconds of time bank per match point.")
+    # Correspondence (docs/CORRESPONDENCE.md): days per move (0 = a live match) plus a bank in
+    # days for the whole match; the game's clock_deadline is when the player on roll runs out.
+    corr_days = models.PositiveSmallIntegerField(default=0, help_text="Days per move (0: not correspondence).")
+    corr_bank_days = models.PositiveSmallIntegerField(default=0, help_text="Days of time bank for the match.")
     white_bank_ms = models.BigIntegerField(default=0)
     black_bank_ms = models.BigIntegerField(default=0)
     # Absence: when a player's last socket closed (None while connected).

@@ -32,11 +32,20 @@ def presence_stale_after() -> timedelta:
     return timedelta(seconds=float(conf.value("GAMES_PRESENCE_STALE_AFTER")))
 
 
+def due_clocks(at):
+    """The games whose player on the clock has lost on time at ``at``: a live clock at its
+    deadline, a correspondence clock ``GAMES_CORR_GRACE`` after it. One range of the index
+    on ``Game.clock_deadline`` (finished games hold none), never a scan of every match."""
+    late = Q(clock_deadline__lte=at - clock.claim_grace()) | Q(match__corr_days=0)
+    return (Game.objects.filter(clock_deadline__lte=at, status=Game.PLAYING).filter(late)
+            .order_by("clock_deadline").values_list("pk", flat=True))
+
+
 def expire_clocks(*, now=None) -> int:
-    """Forfeit the matches whose player on the clock ran out of time."""
+    """Forfeit the matches whose player on the clock ran out of time (live and correspondence)."""
     at = now or clock.now()
     count = 0
-    for game_id in Game.objects.filter(status=Game.PLAYING, clock_deadline__lte=at).values_list("pk", flat=True):
+    for game_id in list(due_clocks(at)):
         count += expire_clock(game_id=game_id, now=at)
     return count
 
@@ -46,7 +55,7 @@ def expire_clock(*, game_id, now=None) -> int:
     at = now or clock.now()
     with transaction.atomic():
         game, match = lock_game(game_id)
-        if game.status != Game.PLAYING or not game.clock_deadline or game.clock_deadline > at:
+        if game.status != Game.PLAYING or not game.clock_deadline or clock.expires_at(game, match) > at:
             return 0
         record = MatchRecord(match)
         time_out(record, game, match)
@@ -60,7 +69,7 @@ def close_abandoned(*, now=None) -> int:
     limit = at - abandon_after()
     count = 0
     stale = Match.objects.filter(Q(white_away_since__lte=limit) | Q(black_away_since__lte=limit),
-                                 status=Match.PLAYING).values_list("pk", flat=True)
+                                 status=Match.PLAYING, corr_days=0).values_list("pk", flat=True)
     for match_id in stale:
         with transaction.atomic():
             match = lock_match(match_id)

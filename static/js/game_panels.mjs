@@ -89,6 +89,12 @@ export function renderAway(G) {
   note.hidden = left === null;
   if (left === null) return;
   const who = nameOf(state, S.OTHER[state.you]);
+  if (state.clock && state.clock.correspondence) {
+    note.hidden = left > 0;
+    note.textContent = `${who}'s time ran out: you may claim the match, or wait (it is awarded to you at ${new Date(state.clock.correspondence.awardAt).toLocaleString()}).`;
+    $('controls').querySelector('[data-act=claim]').hidden = left > 0;
+    return;
+  }
   note.textContent = left > 0 ? `${who} left the table: if they are not back in ${T.fmtClock(left)}, you can claim the match.`
     : `${who} has been away too long: you may claim the match (or keep waiting).`;
   $('controls').querySelector('[data-act=claim]').hidden = left > 0;
