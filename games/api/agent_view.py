@@ -137,7 +137,18 @@ def agent_view(match: Match, player) -> dict:
                      "isBot": opponent.is_bot} if opponent else None,
         "pips": snap["pips"],
         "gnubgId": snap["gnubgId"],
+        "timeControl": snap["match"]["timeControl"],
+        "clock": _clock(snap["clock"], ids),
     }
+
+
+def _clock(clock: dict | None, ids: dict) -> dict | None:
+    """The running clock for an agent: whose (by id), the deadline, each bank in ms."""
+    if clock is None:
+        return None
+    corr = clock.get("correspondence") or {}
+    return {"running": ids.get(clock["running"]) if clock["running"] else None, "deadline": clock["deadline"],
+            "awardAt": corr.get("awardAt"), "bankMs": {"white": clock["white"], "black": clock["black"]}}
 
 
 def match_summary(match: Match, player) -> dict:

@@ -65,6 +65,18 @@ AGENT_VIEW = {
             "isBot": {"type": "boolean"}}},
         "pips": {"type": "object"},
         "gnubgId": {"type": "string"},
+        "timeControl": {"type": "object", "nullable": True, "description": "null: no clock.", "properties": {
+            "kind": {"type": "string", "enum": ["live", "correspondence"]},
+            "daysPerMove": {"type": "integer", "enum": [1, 2, 3, 5]}, "bankDays": {"type": "integer"},
+            "delay": {"type": "integer"}, "bankPerPoint": {"type": "integer"}, "label": {"type": "string"}}},
+        "clock": {"type": "object", "nullable": True, "properties": {
+            "running": {"type": "integer", "nullable": True, "description": "Agent id on the clock."},
+            "deadline": {"type": "string", "format": "date-time", "nullable": True,
+                         "description": "When the time (per move + bank) of the player on the clock runs out."},
+            "awardAt": {"type": "string", "format": "date-time", "nullable": True,
+                        "description": "Correspondence: when the server awards the match if nobody claims."},
+            "bankMs": {"type": "object", "properties": {"white": {"type": "integer"},
+                                                        "black": {"type": "integer"}}}}},
     },
 }
 

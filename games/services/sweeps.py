@@ -32,20 +32,28 @@ def presence_stale_after() -> timedelta:
     return timedelta(seconds=float(conf.value("GAMES_PRESENCE_STALE_AFTER")))
 
 
-def due_clocks(at):
-    """The games whose player on the clock has lost on time at ``at``: a live clock at its
-    deadline, a correspondence clock ``GAMES_CORR_GRACE`` after it. One range of the index
-    on ``Game.clock_deadline`` (finished games hold none), never a scan of every match."""
-    late = Q(clock_deadline__lte=at - clock.claim_grace()) | Q(match__corr_days=0)
-    return (Game.objects.filter(clock_deadline__lte=at, status=Game.PLAYING).filter(late)
-            .order_by("clock_deadline").values_list("pk", flat=True))
+def due_clocks(at) -> list:
+    """The ids of the games whose player on the clock has lost on time at ``at``: a live
+    clock at its deadline, a correspondence clock ``GAMES_CORR_GRACE`` after it. Two ranges
+    of the index on ``Game.clock_deadline`` (finished games hold none), never a scan of every
+    match: every clock out for longer than the grace; then, of the clocks out within it, the
+    live ones (their matches read by primary key)."""
+    grace_start = at - clock.claim_grace()
+    playing = Game.objects.filter(status=Game.PLAYING)
+    due = list(playing.filter(clock_deadline__lte=grace_start).order_by("clock_deadline").values_list("pk", flat=True))
+    recent = dict(playing.filter(clock_deadline__gt=grace_start, clock_deadline__lte=at)
+                  .order_by("clock_deadline").values_list("pk", "match_id"))
+    if recent:
+        live = set(Match.objects.filter(pk__in=set(recent.values()), corr_days=0).order_by().values_list("pk", flat=True))
+        due += [game_id for game_id, match_id in recent.items() if match_id in live]
+    return due
 
 
 def expire_clocks(*, now=None) -> int:
     """Forfeit the matches whose player on the clock ran out of time (live and correspondence)."""
     at = now or clock.now()
     count = 0
-    for game_id in list(due_clocks(at)):
+    for game_id in due_clocks(at):
         count += expire_clock(game_id=game_id, now=at)
     return count
 

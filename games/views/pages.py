@@ -103,7 +103,7 @@ def match_export_mat(request, match_id):
 # -- the browser client's pages: lobby form, waiting room, invite, game, replay, profiles ------
 # Thin: reads through games.selectors.games, writes through games.services.
 
-NEW_MATCH_DEFAULTS = {"length": 5, "cube_limit": 64, "clock_delay": 0, "clock_bank": 0}
+NEW_MATCH_DEFAULTS = {"length": 5, "cube_limit": 64, "clock_delay": 0, "clock_bank": 0, "corr_bank_days": 7}
 
 
 def _bot_levels() -> list:
@@ -144,10 +144,13 @@ def _match_options(post) -> dict:
         "crawford": on("crawford"),
         "clock_delay": _int(post.get("clock_delay"), 0, "The delay"),
         "clock_bank": _int(post.get("clock_bank"), 0, "The time bank"),
+        "corr_days": _int(post.get("corr_days"), 0, "The days per move"),
         "private": on("private"),
         "spectators_allowed": on("spectators"),
         **_aids_options(post),
     }
+    if options["corr_days"]:
+        options["corr_bank_days"] = _int(post.get("corr_bank_days"), 0, "The bank in days")
     if money:
         options.update(jacoby=on("jacoby"), beaver=on("beaver"), raccoon=on("raccoon"))
     return options
@@ -269,7 +272,8 @@ def game_page(request, game_id):
         "nextGameDelay": conf.value("GAMES_NEXT_GAME_DELAY"),
         "settings": preferences.settings_for(player),
     }
-    return render(request, "game.html", {"game": game, "match": game.match, "boot": boot, "color": color})
+    return render(request, "game.html", {"game": game, "match": game.match, "boot": boot, "color": color,
+                                         "time_control": boot["snapshot"]["d"]["match"]["timeControl"]})
 
 
 def game_replay(request, game_id):

@@ -103,7 +103,8 @@ export function renderAway(G) {
 export function renderPanel(G) {
   const state = G.state, m = state.match, name = namer(state);
   if (m) {
-    $('match-title').textContent = m.length ? `${m.length}-point match · game ${state.number}` : `Money session · game ${state.number}`;
+    const tc = m.timeControl && m.timeControl.kind === 'correspondence' ? ` · ${m.timeControl.label}` : '';
+    $('match-title').textContent = (m.length ? `${m.length}-point match · game ${state.number}` : `Money session · game ${state.number}`) + tc;
     const crawford = m.crawfordGame ? ' <span class="badge" title="Crawford game: no doubling">Crawford</span>' : m.postCrawford ? ' <span class="badge muted">post-Crawford</span>' : '';
     $('score').innerHTML = `<span class="chip white"></span>${esc(name('white'))} <b>${m.score[0]}</b> – <b>${m.score[1]}</b> ${esc(name('black'))}<span class="chip black"></span>${crawford}`;
   }

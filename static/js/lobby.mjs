@@ -15,6 +15,7 @@ function describe(m) {
   if (r.jacoby) bits.push('Jacoby');
   if (r.beaver) bits.push('beavers');
   if (!m.rated) bits.push('unrated');
+  if (m.timeControl) bits.push(m.timeControl.kind === 'correspondence' ? `correspondence: ${m.timeControl.label}` : m.timeControl.label);
   return bits.join(', ');
 }
 const lengthText = m => (m.length ? `${m.length}-point match` : 'money');

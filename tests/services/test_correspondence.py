@@ -158,13 +158,20 @@ def test_a_live_match_leaves_forced_plays_to_the_player(make_table):
     assert state.actor == "black" and state.phase == MOVE and len(state.legal_plays()) == 1
 
 
-def test_the_sweep_reads_a_range_of_the_deadline_index(make_table, settings):
+def test_the_sweep_reads_ranges_of_the_deadline_index(make_table, settings, django_assert_max_num_queries):
     from django.db import connection
 
     from games.services.sweeps import due_clocks
 
-    sql = str(due_clocks(clock.now()).query)
-    assert "clock_deadline" in sql and "<=" in sql
+    settings.GAMES_CORR_GRACE = 3600
+    start = clock.now()
+    with clock.freeze(start):
+        live = make_table(length=3, opening=(3, 1), clock_delay=5, clock_bank=10)
+        corr = make_table(length=3, opening=(3, 1), corr_days=1)
+    live_game, corr_game = live.game.pk, corr.game.pk
+    with django_assert_max_num_queries(3):  # two index ranges, then the recent ones' matches by key
+        assert due_clocks(start + timedelta(minutes=5)) == [live_game]
+    assert due_clocks(start + DAY + timedelta(minutes=61)) == [live_game, corr_game]
     names = {idx["columns"][0] for idx in connection.introspection.get_constraints(
         connection.cursor(), Game._meta.db_table).values() if idx["index"] and idx["columns"]}
     assert "clock_deadline" in names
