@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import analysis as analysis_views, chouettes as chouette_pages, pages as views
+from games.views import analysis as analysis_views, chouettes as chouette_pages, pages as views, turns as turn_pages
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -9,6 +9,8 @@ urlpatterns = [
     path("matches/<int:match_id>/export.mat", views.match_export_mat, name="match_export_mat"),
     # the browser client's pages
     path("matches/new/", views.match_new, name="match_new"),
+    path("matches/", turn_pages.my_matches, name="my_matches"),
+    path("matches/next/", turn_pages.next_match, name="next_match"),
     path("matches/<int:match_id>/", views.match_waiting, name="match_waiting"),
     path("matches/<int:match_id>/status.json", views.match_status_json, name="match_status"),
     path("matches/<int:match_id>/join/", views.match_join_public, name="match_join"),

@@ -147,10 +147,18 @@ SPEC = {
                        "responses": {"200": _json(_ref("QueueStatus")), **COMMON_ERRORS}},
         },
         "/api/matches": {"get": {
-            "summary": "Your matches, newest first", "security": AUTH,
+            "summary": "Your matches, newest first; with turn=mine those waiting for you, oldest first",
+            "security": AUTH,
             "parameters": [{"name": "status", "in": "query", "required": False, "schema": {
-                "type": "string", "enum": ["open", "playing", "finished", "aborted"]}}],
-            "responses": {"200": _json({"type": "object"}), "400": ERR, **COMMON_ERRORS}}},
+                "type": "string", "enum": ["open", "playing", "finished", "aborted"]}},
+                {"name": "turn", "in": "query", "required": False, "schema": {
+                    "type": "string", "enum": ["mine", "theirs"]},
+                 "description": "mine: the matches where you must act, the one waiting longest first "
+                                "(400 bad_turn for another value)."}],
+            "responses": {"200": _json({"type": "object", "properties": {"matches": {"type": "array", "items": {
+                "type": "object", "description": "With turn: matchId, gameId, yourColor, isYourTurn, since, deadline, "
+                                                 "secondsLeft, matchLength, score, opponent, timeControl."}}}}),
+                          "400": ERR, **COMMON_ERRORS}}},
         "/api/matches/{matchId}": {"get": {
             "summary": "The agent view of a match; long-poll with wait and since", "security": AUTH,
             "parameters": [

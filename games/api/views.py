@@ -23,6 +23,7 @@ from games.events import match_group
 from games.jsonsafe import BadInput, parse
 from games.models import Match
 from games.api import auth, guide, longpoll, ratelimit
+from games.selectors import turns
 from games.api.errors import REFUSALS, ApiError, error_response, response_for
 from games.api.openapi import openapi
 from games.api.agent_view import agent_view, current, game_version_for, load_match, match_summary, seat
@@ -135,8 +136,16 @@ def queue(request):
 
 @api("GET")
 def matches(request):
-    """``GET /api/matches``: the caller's matches, newest first (``?status=playing|finished``)."""
+    """``GET /api/matches``: the caller's matches, newest first (``?status=playing|finished``);
+    ``?turn=mine`` the matches waiting for the caller, the one waiting longest first, with the
+    time left (``?turn=theirs``: waiting for the opponent)."""
     player = auth.agent_player(request)
+    turn = request.GET.get("turn")
+    if turn is not None:
+        if turn not in ("mine", "theirs"):
+            raise ApiError(400, "bad_turn", "'turn' is mine or theirs.")
+        mine, theirs = turns.split(player)
+        return JsonResponse({"matches": [t.to_dict() for t in (mine if turn == "mine" else theirs)][:100]})
     status = request.GET.get("status")
     qs = Match.objects.filter(Q(white=player) | Q(black=player)).select_related("white", "black")
     if status:

@@ -80,6 +80,8 @@ export function renderControls(G) {
   $('over-replay').href = `/games/${state.game}/replay/`;
   $('over-verify').href = `/games/${state.game}/verify/`;
   renderAway(G);
+  const nextMatch = document.getElementById('next-match');   // after your move: the next match waiting for you
+  if (nextMatch) nextMatch.hidden = !you || mine;
   $('resign-box').hidden = !you || state.status === 'finished' || state.phase === 'resign_offered';
 }
 
