@@ -98,6 +98,7 @@ def charge(game, match, color: str, at) -> None:
     game.clock_color = ""
     game.clock_started_at = None
     game.clock_deadline = None
+    game.clock_warned = False
 
 
 def start(game, match, actor: str | None, at) -> None:
@@ -108,6 +109,7 @@ def start(game, match, actor: str | None, at) -> None:
     if game.clock_color == actor and game.clock_started_at is not None:
         return  # still the same decision (e.g. an automatic roll): the clock keeps running
     game.clock_color = actor
+    game.clock_warned = False
     game.clock_started_at = at
     game.clock_deadline = at + timedelta(milliseconds=delay_seconds(match) * 1000 + bank_ms(match, actor))
 

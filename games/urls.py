@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import analysis as analysis_views, chouettes as chouette_pages, pages as views, turns as turn_pages
+from games.views import analysis as analysis_views, chouettes as chouette_pages, notices as notice_pages, pages as views, turns as turn_pages
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -27,6 +27,10 @@ urlpatterns = [
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("settings/", views.settings_page, name="settings"),
     path("settings.json", views.settings_json, name="settings_json"),
+    path("settings/email/", notice_pages.email_set, name="email_set"),
+    path("accounts/verify-email/", notice_pages.email_verify_send, name="email_verify_send"),
+    path("accounts/verify-email/<str:token>/", notice_pages.email_verify, name="email_verify"),
+    path("notices/unsubscribe/<str:token>/", notice_pages.unsubscribe, name="unsubscribe"),
     # chouettes
     path("chouettes/", chouette_pages.chouette_list, name="chouette_list"),
     path("chouettes/new/", chouette_pages.chouette_new, name="chouette_new"),

@@ -140,8 +140,9 @@ class Game(models.Model):
     result_kind = models.CharField(max_length=20, blank=True)
     # The running clock: whose it is, since when, and when that player's time is up.
     clock_color = models.CharField(max_length=5, blank=True)
-    clock_started_at = models.DateTimeField(null=True, blank=True)
+    clock_started_at = models.DateTimeField(null=True, blank=True, db_index=True)
     clock_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    clock_warned = models.BooleanField(default=False, help_text="The player on the clock was told it runs low.")
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

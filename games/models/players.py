@@ -30,6 +30,10 @@ class Player(models.Model):
                                    "(unrated, no public chat, no bot API) until they sign up.")
     settings = models.JSONField(default=dict, blank=True,
                                 help_text="The player's board and sound settings (services.player_update_settings).")
+    # Notices by e-mail (games.services.notices): the address last verified (a changed
+    # address is unverified), when the last "your turn" notice went out.
+    email_verified = models.EmailField(blank=True, help_text="The e-mail address the player verified.")
+    turn_noticed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -13,7 +13,11 @@ forced          play forced moves automatically            false
 confirm         confirm a play before it is sent           true
 sound           sounds (your turn, moves, dice)            true
 theme           ``auto`` / ``light`` / ``dark``            ``auto``
+mail_turn       e-mail "your turn" (correspondence)        true
+mail_low        e-mail "your time is running low"          true
 ==============  =========================================  ==========
+
+The e-mail notices go only to a verified address (``games.services.notices``).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ CHOICES = {
 }
 
 
-FLAGS = {"autoroll": False, "forced": False, "confirm": True, "sound": True}
+FLAGS = {"autoroll": False, "forced": False, "confirm": True, "sound": True, "mail_turn": True, "mail_low": True}
 
 
 DEFAULTS = {**{name: values[0] for name, values in CHOICES.items()}, **FLAGS}

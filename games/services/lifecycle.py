@@ -52,7 +52,7 @@ from games.engine import other
 
 MAX_OPENING_ROLLS = 100  # a tie re-rolls; 100 ties in a row means the dice source is broken
 GAME_FIELDS = ["state", "version", "dice_counter", "status", "winner_color", "points", "result_kind",
-               "finished_at", "clock_color", "clock_started_at", "clock_deadline"]
+               "finished_at", "clock_color", "clock_started_at", "clock_deadline", "clock_warned"]
 
 
 def player_id_of(player) -> int | None:

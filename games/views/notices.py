@@ -1,0 +1,67 @@
+"""The e-mail address and the notices: set the address, send and open the verification
+link, and a mail's unsubscribe link. Thin: ``games.services.notices`` does the work."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import services
+from games.errors import ServiceError
+from games.selectors.players import player_of
+
+KIND_NAMES = {"turn": "\u201cyour turn\u201d", "low": "\u201ctime running low\u201d"}
+
+
+@login_required
+@require_POST
+def email_set(request):
+    """``POST /settings/email/``: change the address (it must then be verified)."""
+    try:
+        services.player_set_email(player=player_of(request.user), email=request.POST.get("email", ""))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "Address saved: verify it to receive notices.")
+    return redirect("settings")
+
+
+@login_required
+@require_POST
+def email_verify_send(request):
+    """``POST /accounts/verify-email/``: mail the verification link."""
+    try:
+        services.email_verification_send(player=player_of(request.user))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "A link was sent to your address: open it to verify it.")
+    return redirect("settings")
+
+
+def email_verify(request, token):
+    """``GET /accounts/verify-email/<token>/``: the link of the mail verifies the address."""
+    try:
+        player = services.email_verify(token=token)
+    except ServiceError as exc:
+        return render(request, "notices.html", {"title": "Not verified", "text": exc.message, "code": exc.code},
+                      status=exc.status)
+    return render(request, "notices.html", {"title": "Address verified",
+                                            "text": f"Notices will be sent to {player.email_verified}."})
+
+
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request, token):
+    """``/notices/unsubscribe/<token>/``: a button (GET) that turns the mail's kind off (POST)."""
+    if request.method == "GET":
+        return render(request, "notices.html", {"title": "Unsubscribe", "confirm": True,
+                                                "text": "Stop this kind of e-mail?"})
+    try:
+        _player, kind = services.notices_unsubscribe(token=token)
+    except ServiceError as exc:
+        return render(request, "notices.html", {"title": "Not changed", "text": exc.message, "code": exc.code},
+                      status=exc.status)
+    return render(request, "notices.html", {"title": "Unsubscribed",
+                                            "text": f"No more {KIND_NAMES[kind]} e-mails. Your settings turn them back on."})
