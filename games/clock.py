@@ -108,6 +108,9 @@ def start(game, match, actor: str | None, at) -> None:
         return
     if game.clock_color == actor and game.clock_started_at is not None:
         return  # still the same decision (e.g. an automatic roll): the clock keeps running
+    away = getattr(match.player_of(actor), "vacation_until", None) if is_correspondence(match) else None
+    if away is not None and away > at:
+        at = away  # on vacation: the turn's time starts when the vacation ends
     game.clock_color = actor
     game.clock_warned = False
     game.clock_started_at = at

@@ -40,6 +40,7 @@ _ALL = [
     Setting("GAMES_CORR_GRACE", 86400, int, "seconds after a correspondence player's time ran out before the "
             "server awards the match to the opponent (who may claim it from the deadline)"),
     Setting("GAMES_DICE_SOURCE", "games.services.dice.seeded_dice", str, "dotted path of a factory f(game) -> dice"),
+    Setting("GAMES_VACATION_DAYS", 30, int, "days of vacation a player may take each year (correspondence)"),
     # notices by e-mail (games.services.notices)
     Setting("GAMES_SITE_URL", "http://127.0.0.1:8000", str, "the site's address, for the links in e-mails"),
     Setting("GAMES_NOTICE_DELAY", 300, int, "seconds a correspondence turn waits before its player is e-mailed"),

@@ -28,6 +28,7 @@ urlpatterns = [
     path("settings/", views.settings_page, name="settings"),
     path("settings.json", views.settings_json, name="settings_json"),
     path("settings/email/", notice_pages.email_set, name="email_set"),
+    path("settings/vacation/", notice_pages.vacation_start, name="vacation_start"),
     path("accounts/verify-email/", notice_pages.email_verify_send, name="email_verify_send"),
     path("accounts/verify-email/<str:token>/", notice_pages.email_verify, name="email_verify"),
     path("notices/unsubscribe/<str:token>/", notice_pages.unsubscribe, name="unsubscribe"),

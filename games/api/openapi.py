@@ -62,7 +62,9 @@ AGENT_VIEW = {
         "gameVersion": {"type": "integer"},
         "opponent": {"type": "object", "properties": {
             "id": {"type": "integer"}, "name": {"type": "string"}, "rating": {"type": "number"},
-            "isBot": {"type": "boolean"}}},
+            "isBot": {"type": "boolean"},
+            "vacationUntil": {"type": "string", "format": "date-time", "nullable": True,
+                              "description": "Correspondence: the opponent is on vacation until then."}}},
         "pips": {"type": "object"},
         "gnubgId": {"type": "string"},
         "timeControl": {"type": "object", "nullable": True, "description": "null: no clock.", "properties": {

@@ -34,6 +34,11 @@ class Player(models.Model):
     # address is unverified), when the last "your turn" notice went out.
     email_verified = models.EmailField(blank=True, help_text="The e-mail address the player verified.")
     turn_noticed_at = models.DateTimeField(null=True, blank=True)
+    # Vacation (games.services.vacations): correspondence clocks paused until then; the days
+    # taken in vacation_year (a new year starts again from GAMES_VACATION_DAYS).
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    vacation_year = models.PositiveSmallIntegerField(default=0)
+    vacation_days_used = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

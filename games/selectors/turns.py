@@ -39,6 +39,12 @@ class Turn:
     def opponent(self):
         return self.match.player_of(other(self.color))
 
+    @property
+    def opponent_vacation(self):
+        """When the opponent's vacation ends, if they are on one (a correspondence match)."""
+        until = getattr(self.opponent, "vacation_until", None)
+        return until if self.match.corr_days and until is not None and until > clock.now() else None
+
     def seconds_left(self, now=None) -> int | None:
         if self.deadline is None:
             return None
@@ -62,7 +68,9 @@ class Turn:
                 "deadline": self.deadline.isoformat() if self.deadline else None,
                 "secondsLeft": self.seconds_left(now), "matchLength": self.match.length,
                 "score": {"white": self.match.white_score, "black": self.match.black_score},
-                "opponent": {"id": opponent.pk, "name": opponent.display_name} if opponent else None,
+                "opponent": {"id": opponent.pk, "name": opponent.display_name,
+                             "vacationUntil": self.opponent_vacation.isoformat() if self.opponent_vacation else None}
+                if opponent else None,
                 "timeControl": time_control(self.match)}
 
 

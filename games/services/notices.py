@@ -138,6 +138,8 @@ def _wants(player: Player, kind: str) -> str | None:
         return None
     if not (player.settings or {}).get(KINDS[kind], True):
         return None
+    if player.vacation_until is not None and player.vacation_until > clock.now():
+        return None  # on vacation: their clocks wait, and so do the notices
     return verified_address(player)
 
 

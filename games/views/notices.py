@@ -1,5 +1,6 @@
 """The e-mail address and the notices: set the address, send and open the verification
-link, and a mail's unsubscribe link. Thin: ``games.services.notices`` does the work."""
+link, and a mail's unsubscribe link; the settings page's vacation. Thin: ``games.services``
+(``notices``, ``vacations``) does the work."""
 
 from __future__ import annotations
 
@@ -25,6 +26,23 @@ def email_set(request):
         messages.error(request, exc.message)
     else:
         messages.success(request, "Address saved: verify it to receive notices.")
+    return redirect("settings")
+
+
+@login_required
+@require_POST
+def vacation_start(request):
+    """``POST /settings/vacation/`` ``days``: start a vacation now."""
+    try:
+        days = int(request.POST.get("days") or 0)
+    except ValueError:
+        days = 0
+    try:
+        player = services.player_vacation_start(player=player_of(request.user), days=days)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"On vacation until {player.vacation_until:%Y-%m-%d %H:%M} UTC.")
     return redirect("settings")
 
 

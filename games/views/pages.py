@@ -19,7 +19,7 @@ from games.models import Game, Match, Player
 from games.jsonsafe import BadInput, parse
 from games.services.preferences import CHOICES, FLAGS
 from games.selectors.verify import recomputed_rolls, verify_game
-from games import conf
+from games import clock, conf
 from games.selectors import preferences
 from games.selectors.players import player_of
 
@@ -272,8 +272,11 @@ def game_page(request, game_id):
         "nextGameDelay": conf.value("GAMES_NEXT_GAME_DELAY"),
         "settings": preferences.settings_for(player),
     }
+    away = [(p, p.vacation_until) for p in (game.match.white, game.match.black)
+            if p is not None and p.vacation_until is not None and p.vacation_until > clock.now()]
     return render(request, "game.html", {"game": game, "match": game.match, "boot": boot, "color": color,
-                                         "time_control": boot["snapshot"]["d"]["match"]["timeControl"]})
+                                         "time_control": boot["snapshot"]["d"]["match"]["timeControl"],
+                                         "vacations": away if game.match.corr_days else []})
 
 
 def game_replay(request, game_id):
@@ -330,7 +333,11 @@ def settings_page(request):
         else:
             messages.success(request, "Settings saved: they apply wherever you log in.")
         return redirect("settings")
-    return render(request, "settings.html", {"current": preferences.settings_for(player), "choices": CHOICE_LABELS})
+    from games.services.vacations import days_per_year, on_vacation, vacation_days_left  # noqa: PLC0415
+
+    return render(request, "settings.html", {"current": preferences.settings_for(player), "choices": CHOICE_LABELS,
+                                             "vacation": {"left": vacation_days_left(player), "per_year": days_per_year(),
+                                                          "until": on_vacation(player)}})
 
 
 @login_required
