@@ -32,6 +32,9 @@ urlpatterns = [
     path("accounts/verify-email/", notice_pages.email_verify_send, name="email_verify_send"),
     path("accounts/verify-email/<str:token>/", notice_pages.email_verify, name="email_verify"),
     path("notices/unsubscribe/<str:token>/", notice_pages.unsubscribe, name="unsubscribe"),
+    path("push/subscribe", notice_pages.push_subscribe, name="push_subscribe"),
+    path("push/unsubscribe", notice_pages.push_unsubscribe, name="push_unsubscribe"),
+    path("sw.js", notice_pages.service_worker, name="service_worker"),
     # chouettes
     path("chouettes/", chouette_pages.chouette_list, name="chouette_list"),
     path("chouettes/new/", chouette_pages.chouette_new, name="chouette_new"),

@@ -48,6 +48,19 @@ class Player(models.Model):
         return f"{self.display_name} (bot)" if self.is_bot else self.display_name
 
 
+class PushSubscription(models.Model):
+    """One browser's Web Push subscription (games.services.push): where to send, and its keys."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"push for {self.player_id}"
+
+
 class Agent(models.Model):
     """A program playing through the HTTP bot API: a bot Player plus the hash of its API key.
 

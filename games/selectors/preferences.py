@@ -15,6 +15,7 @@ sound           sounds (your turn, moves, dice)            true
 theme           ``auto`` / ``light`` / ``dark``            ``auto``
 mail_turn       e-mail "your turn" (correspondence)        true
 mail_low        e-mail "your time is running low"          true
+push            the same notices by Web Push (browsers)    true
 ==============  =========================================  ==========
 
 The e-mail notices go only to a verified address (``games.services.notices``).
@@ -33,7 +34,8 @@ CHOICES = {
 }
 
 
-FLAGS = {"autoroll": False, "forced": False, "confirm": True, "sound": True, "mail_turn": True, "mail_low": True}
+FLAGS = {"autoroll": False, "forced": False, "confirm": True, "sound": True, "mail_turn": True, "mail_low": True,
+         "push": True}
 
 
 DEFAULTS = {**{name: values[0] for name, values in CHOICES.items()}, **FLAGS}

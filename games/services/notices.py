@@ -3,6 +3,8 @@ to a verified address only, each kind on or off in the player's settings (``mail
 ``mail_low``), each mail with a link that turns its kind off. The address is verified with a
 signed link (Django's signing: the player and the address, valid three days).
 
+The same notices go by Web Push to the browsers the player allowed (``games.services.push``).
+
 "Your turn" goes once per quiet period, not per move: the periodic ``notices`` job (the
 workers) mails a player whose correspondence turn has waited ``GAMES_NOTICE_DELAY`` seconds
 while not at the board, at most once per ``GAMES_NOTICE_QUIET`` seconds, one mail listing
@@ -26,6 +28,7 @@ from games.models import Connection, Game, Player
 from games.services.lifecycle import lock_game
 from games.services.players import require_active
 from games.services.preferences import player_update_settings
+from games.services.push import push_later, push_targets
 
 VERIFY_SALT = "games.notices.verify"
 UNSUBSCRIBE_SALT = "games.notices.unsubscribe"
@@ -132,15 +135,13 @@ def notices_unsubscribe(*, token: str) -> tuple:
 # -- the periodic job ---------------------------------------------------------------------------
 
 
-def _wants(player: Player, kind: str) -> str | None:
-    """The address to tell ``player`` at, if they want notices of ``kind``."""
+def _wants(player: Player, kind: str) -> bool:
+    """Whether ``player`` is to be told of ``kind`` at all (by e-mail, push or both)."""
     if player is None or player.is_bot or player.is_guest or player.suspended:
-        return None
+        return False
     if not (player.settings or {}).get(KINDS[kind], True):
-        return None
-    if player.vacation_until is not None and player.vacation_until > clock.now():
-        return None  # on vacation: their clocks wait, and so do the notices
-    return verified_address(player)
+        return False
+    return player.vacation_until is None or player.vacation_until <= clock.now()  # on vacation: nothing
 
 
 def notices_send(*, now=None) -> dict:
@@ -165,8 +166,7 @@ def _turn_notices(at) -> int:
                    .values_list("player_id", "match_id"))
     sent = 0
     for pid, (player, games) in waiting.items():
-        address = _wants(player, "turn")
-        if address is None:
+        if not _wants(player, "turn"):
             continue
         with transaction.atomic():
             locked = Player.objects.select_for_update(no_key=True, of=("self",)).get(pk=pid)
@@ -175,19 +175,27 @@ def _turn_notices(at) -> int:
                 continue  # told within the quiet period
             fresh = [g for g in games if (pid, g.match_id) not in at_board
                      and (last is None or g.clock_started_at > last)]
-            if not fresh:
-                continue
+            if not fresh or not (verified_address(player) or push_targets(player)):
+                continue  # nothing to tell, or nowhere to tell it: the quiet period does not start
             locked.turn_noticed_at = at
             locked.save(update_fields=["turn_noticed_at"])
             lines = "\n".join(f"- against {g.match.player_of('black' if g.clock_color == 'white' else 'white')}"
                               f": {site_url(f'/games/{g.pk}/')} (time left until "
                               f"{g.clock_deadline:%Y-%m-%d %H:%M} UTC)" for g in fresh)
-            _mail(f"Your turn in {len(fresh)} match{'es' * (len(fresh) != 1)}",
-                  f"Hello {player.display_name},\n\nIt is your turn:\n{lines}\n\nAll your matches: "
-                  f"{site_url('/matches/?turn=mine')}\n\nNo more of these mails: {unsubscribe_link(player, 'turn')}\n",
-                  address)
-            sent += 1
+            subject = f"Your turn in {len(fresh)} match{'es' * (len(fresh) != 1)}"
+            pushed = push_later(player, subject, f"Against {_opponent(fresh[0])} and {len(fresh) - 1} more"
+                                if len(fresh) > 1 else f"Against {_opponent(fresh[0])}", f"/games/{fresh[0].pk}/")
+            address = verified_address(player)
+            if address:
+                _mail(subject, f"Hello {player.display_name},\n\nIt is your turn:\n{lines}\n\nAll your matches: "
+                      f"{site_url('/matches/?turn=mine')}\n\nNo more of these mails: "
+                      f"{unsubscribe_link(player, 'turn')}\n", address)
+            sent += 1 if (address or pushed) else 0
     return sent
+
+
+def _opponent(game) -> Player:
+    return game.match.player_of("black" if game.clock_color == "white" else "white")
 
 
 def _low_notices(at) -> int:
@@ -202,10 +210,15 @@ def _low_notices(at) -> int:
                 continue
             Game.objects.filter(pk=game.pk).update(clock_warned=True)  # once per decision, mailed or not
             player = match.player_of(game.clock_color) if game.clock_color else None
-            address = _wants(player, "low")
-            if address is None:
+            if not _wants(player, "low"):
                 continue
             hours = max(0, int((game.clock_deadline - at).total_seconds() // 3600))
+            pushed = push_later(player, "Your time is running low",
+                                f"About {hours} hours left against {_opponent(game)}", f"/games/{game.pk}/")
+            address = verified_address(player)
+            if not address:
+                warned += 1 if pushed else 0
+                continue
             _mail("Your time is running low",
                   f"Hello {player.display_name},\n\nYou have about {hours} hours left to play in your match against "
                   f"{match.player_of('black' if game.clock_color == 'white' else 'white')}: "

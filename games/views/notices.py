@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.staticfiles import finders
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services
-from games.errors import ServiceError
+from games.errors import BadRequest, ServiceError
+from games.jsonsafe import BadInput, parse
 from games.selectors.players import player_of
 
 KIND_NAMES = {"turn": "\u201cyour turn\u201d", "low": "\u201ctime running low\u201d"}
@@ -83,3 +86,45 @@ def unsubscribe(request, token):
                       status=exc.status)
     return render(request, "notices.html", {"title": "Unsubscribed",
                                             "text": f"No more {KIND_NAMES[kind]} e-mails. Your settings turn them back on."})
+
+
+# -- Web Push (games.services.push) ---------------------------------------------------------------
+
+
+def _json_body(request):
+    try:
+        return parse(request.body.decode("utf-8", "replace"), max_bytes=4096)
+    except BadInput as exc:
+        raise BadRequest(exc.code, exc.message) from None
+
+
+@login_required
+@require_POST
+def push_subscribe(request):
+    """``POST /push/subscribe`` with the browser's subscription JSON."""
+    try:
+        services.push_subscribe(player=player_of(request.user), subscription=_json_body(request))
+    except ServiceError as exc:
+        return JsonResponse({"error": {"code": exc.code, "message": exc.message}}, status=exc.status)
+    return JsonResponse({"ok": True}, status=201)
+
+
+@login_required
+@require_POST
+def push_unsubscribe(request):
+    """``POST /push/unsubscribe`` ``{"endpoint"}``: this browser no longer wants notices."""
+    try:
+        body = _json_body(request)
+    except ServiceError as exc:
+        return JsonResponse({"error": {"code": exc.code, "message": exc.message}}, status=exc.status)
+    removed = services.push_unsubscribe(player=player_of(request.user), endpoint=(body or {}).get("endpoint", ""))
+    return JsonResponse({"removed": removed})
+
+
+def service_worker(request):
+    """``/sw.js``: the service worker, served from the root so that its scope is the site."""
+    path = finders.find("js/sw.js")
+    with open(path, "rb") as script:
+        response = HttpResponse(script.read(), content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    return response

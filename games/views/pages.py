@@ -337,7 +337,8 @@ def settings_page(request):
 
     return render(request, "settings.html", {"current": preferences.settings_for(player), "choices": CHOICE_LABELS,
                                              "vacation": {"left": vacation_days_left(player), "per_year": days_per_year(),
-                                                          "until": on_vacation(player)}})
+                                                          "until": on_vacation(player)},
+                                             "push_key": conf.value("GAMES_VAPID_PUBLIC_KEY")})
 
 
 @login_required
