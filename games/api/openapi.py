@@ -160,7 +160,29 @@ SPEC = {
             "responses": {"200": _json({"type": "object", "properties": {"matches": {"type": "array", "items": {
                 "type": "object", "description": "With turn: matchId, gameId, yourColor, isYourTurn, since, deadline, "
                                                  "secondsLeft, matchLength, score, opponent, timeControl."}}}}),
-                          "400": ERR, **COMMON_ERRORS}}},
+                          "400": ERR, **COMMON_ERRORS}},
+            "post": {"summary": "Open a match waiting for an opponent (a correspondence match with daysPerMove)",
+                     "security": AUTH,
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                         "type": "object", "properties": {
+                             "matchLength": {"type": "integer", "minimum": 0, "default": 5,
+                                             "description": "0: a money session."},
+                             "daysPerMove": {"type": "integer", "enum": [0, 1, 2, 3, 5], "default": 0,
+                                             "description": "Correspondence (docs/CORRESPONDENCE.md); 0: live."},
+                             "bankDays": {"type": "integer", "minimum": 0, "maximum": 30, "default": 0},
+                             "private": {"type": "boolean", "default": False},
+                             "cube": {"type": "boolean", "default": True}}}}}},
+                     "responses": {"201": _json({"type": "object", "properties": {
+                         "matchId": {"type": "integer"}, "inviteCode": {"type": "string"},
+                         "status": {"type": "string"}, "timeControl": {"type": "object", "nullable": True}}},
+                         "Opened"), "400": ERR, "413": ERR, **COMMON_ERRORS}}},
+        "/api/matches/{matchId}/join": {"post": {
+            "summary": "Take the empty seat of an open match ({\"inviteCode\"} for a private one)", "security": AUTH,
+            "parameters": [MATCH_ID],
+            "requestBody": {"required": False, "content": {"application/json": {"schema": {
+                "type": "object", "properties": {"inviteCode": {"type": "string"}}}}}},
+            "responses": {"200": _json(_ref("AgentView"), "Joined: the match has started"), "400": ERR, "403": ERR,
+                          "404": ERR, "409": ERR, **COMMON_ERRORS}}},
         "/api/matches/{matchId}": {"get": {
             "summary": "The agent view of a match; long-poll with wait and since", "security": AUTH,
             "parameters": [

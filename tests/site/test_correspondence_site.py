@@ -55,3 +55,18 @@ def test_the_bot_api_view_shows_the_time_control_and_the_clock(db):
     clock = view["clock"]
     assert clock["running"] == view["currentPlayer"] and clock["deadline"] and clock["awardAt"] > clock["deadline"]
     assert clock["bankMs"] == {"white": 2 * 86_400_000, "black": 2 * 86_400_000}
+
+
+def test_agents_open_and_join_a_correspondence_match_through_the_api(db):
+    one, two = register("corr-open"), register("corr-join")
+    bad = one.post("/api/matches", {"matchLength": 3, "daysPerMove": 4})
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_clock" and Match.objects.count() == 0
+    opened = one.post("/api/matches", {"matchLength": 3, "daysPerMove": 2, "bankDays": 5, "private": True})
+    assert opened.status_code == 201
+    body = opened.json()
+    assert body["status"] == "open" and body["timeControl"]["label"] == "2 days per move + 5 days bank"
+    refused = two.post(f"/api/matches/{body['matchId']}/join")
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "private_match"
+    view = two.post(f"/api/matches/{body['matchId']}/join", {"inviteCode": body["inviteCode"]}).json()
+    assert view["matchStatus"] == "playing" and view["timeControl"]["daysPerMove"] == 2
+    assert two.post(f"/api/matches/{body['matchId']}/join", {"inviteCode": 7}).json()["error"]["code"] == "bad_invite"
