@@ -60,7 +60,7 @@ class Turn:
             return f"{days}d {hours}h"
         return f"{hours}h {rest // 60}m" if hours else f"{rest // 60}m {rest % 60}s"
 
-    def to_dict(self, player_id=None, now=None) -> dict:
+    def to_dict(self, now=None) -> dict:
         """The line of ``GET /api/matches?turn=``."""
         opponent = self.opponent
         return {"matchId": self.match.pk, "gameId": self.game_id, "yourColor": self.color,

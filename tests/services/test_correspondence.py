@@ -8,7 +8,7 @@ import pytest
 
 from games import clock, services
 from games.dice import ScriptedDice
-from games.engine import MOVE, TURN, GameState
+from games.engine import MOVE, GameState
 from games.models import Game, Match
 from games.selectors.games import game_snapshot
 
@@ -175,4 +175,3 @@ def test_the_sweep_reads_ranges_of_the_deadline_index(make_table, settings, djan
     names = {idx["columns"][0] for idx in connection.introspection.get_constraints(
         connection.cursor(), Game._meta.db_table).values() if idx["index"] and idx["columns"]}
     assert "clock_deadline" in names
-    assert TURN  # (imported for the reader: the phases the server rolls in)
