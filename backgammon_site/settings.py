@@ -85,6 +85,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.views.turns.your_turn",
             ],
         },
     },
@@ -265,9 +266,17 @@ if DEBUG:
     # missing STATIC_ROOT (no collectstatic yet) is expected; don't warn about it.
     warnings.filterwarnings("ignore", message=r"No directory at: ", category=UserWarning)
 
+# E-mail (the notices, password resets): the console by default; SMTP when DJANGO_EMAIL_HOST is set.
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")
 EMAIL_BACKEND = os.environ.get(
-    "DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
+    "DJANGO_EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend",
 )
+EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT") or 587)
+EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = os.environ.get("DJANGO_EMAIL_USE_TLS", "1") not in ("0", "false", "no", "")
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "backgammon@localhost")
 
 # Error reports (the DEBUG page, e-mails to admins) blank secret-looking variables, a running
 # game's dice seed included, in DEBUG too (games/selectors/redact.py, docs/SECURITY.md).

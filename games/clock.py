@@ -14,6 +14,8 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from games import conf
+
 _frozen = None
 
 
@@ -34,13 +36,47 @@ def freeze(moment):
         _frozen = previous
 
 
+DAY = 86_400  # seconds
+CORR_DAYS = (1, 2, 3, 5)  # the days per move a correspondence match may give
+CORR_MAX_BANK_DAYS = 30
+
+
+def is_correspondence(match) -> bool:
+    """A match played over days (docs/CORRESPONDENCE.md): days per move plus a bank in days."""
+    return bool(getattr(match, "corr_days", 0))
+
+
 def has_clock(match) -> bool:
-    return bool(match.clock_delay or match.clock_bank)
+    return bool(match.clock_delay or match.clock_bank or is_correspondence(match))
+
+
+def delay_seconds(match) -> int:
+    """The free time of each decision: the delay, or a correspondence match's days per move."""
+    return match.corr_days * DAY if is_correspondence(match) else match.clock_delay
 
 
 def initial_bank_ms(match) -> int:
-    """A match's bank: ``clock_bank`` seconds per point (one point's worth per money game)."""
+    """A match's bank: ``clock_bank`` seconds per point (one point's worth per money game);
+    a correspondence match's bank is ``corr_bank_days`` for the whole match."""
+    if is_correspondence(match):
+        return match.corr_bank_days * DAY * 1000
     return match.clock_bank * 1000 * max(match.length, 1)
+
+
+def claim_grace():
+    """How long after a correspondence player's time ran out the server awards the match."""
+    return timedelta(seconds=int(conf.value("GAMES_CORR_GRACE")))
+
+
+def expires_at(game, match):
+    """When the player on the clock loses on time: at the deadline for a live clock; for a
+    correspondence match the opponent may claim from the deadline, and the server awards the
+    match ``GAMES_CORR_GRACE`` later (the late player may still play until then)."""
+    if game.clock_deadline is None:
+        return None
+    if is_correspondence(match):
+        return game.clock_deadline + claim_grace()
+    return game.clock_deadline
 
 
 def bank_ms(match, color: str) -> int:
@@ -52,7 +88,7 @@ def charge(game, match, color: str, at) -> None:
     if not has_clock(match) or game.clock_color != color or game.clock_started_at is None:
         return
     elapsed = int((at - game.clock_started_at).total_seconds() * 1000)
-    used = max(0, elapsed - match.clock_delay * 1000)
+    used = max(0, elapsed - delay_seconds(match) * 1000)
     remaining = max(0, bank_ms(match, color) - used)
     if color == "white":
         match.white_bank_ms = remaining
@@ -62,6 +98,7 @@ def charge(game, match, color: str, at) -> None:
     game.clock_color = ""
     game.clock_started_at = None
     game.clock_deadline = None
+    game.clock_warned = False
 
 
 def start(game, match, actor: str | None, at) -> None:
@@ -71,17 +108,26 @@ def start(game, match, actor: str | None, at) -> None:
         return
     if game.clock_color == actor and game.clock_started_at is not None:
         return  # still the same decision (e.g. an automatic roll): the clock keeps running
+    away = getattr(match.player_of(actor), "vacation_until", None) if is_correspondence(match) else None
+    if away is not None and away > at:
+        at = away  # on vacation: the turn's time starts when the vacation ends
     game.clock_color = actor
+    game.clock_warned = False
     game.clock_started_at = at
-    game.clock_deadline = at + timedelta(milliseconds=match.clock_delay * 1000 + bank_ms(match, actor))
+    game.clock_deadline = at + timedelta(milliseconds=delay_seconds(match) * 1000 + bank_ms(match, actor))
 
 
 def clock_dict(game, match) -> dict | None:
     """The clocks as every snapshot shows them."""
     if not has_clock(match):
         return None
+    corr = None
+    if is_correspondence(match):
+        ends = expires_at(game, match)
+        corr = {"daysPerMove": match.corr_days, "bankDays": match.corr_bank_days,
+                "awardAt": ends.isoformat() if ends else None}
     return {
-        "delay": match.clock_delay,
+        "delay": delay_seconds(match),
         "bankPerPoint": match.clock_bank,
         "white": match.white_bank_ms,
         "black": match.black_bank_ms,
@@ -89,4 +135,5 @@ def clock_dict(game, match) -> dict | None:
         "startedAt": game.clock_started_at.isoformat() if game.clock_started_at else None,
         "deadline": game.clock_deadline.isoformat() if game.clock_deadline else None,
         "serverTime": now().isoformat(),
+        "correspondence": corr,
     }

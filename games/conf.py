@@ -37,7 +37,18 @@ _ALL = [
     Setting("GAMES_SEEK_WIDEN", 50.0, float, "quick pairing: points added every 10 s of waiting"),
     Setting("GAMES_QUEUE_TIMEOUT", 300, int, "seconds a matchmaking queue entry lives after its last join or poll"),
     Setting("GAMES_CHOUETTE_ABSENT_AFTER", 120, int, "seconds a chouette member may be away before leaving the line"),
+    Setting("GAMES_CORR_GRACE", 86400, int, "seconds after a correspondence player's time ran out before the "
+            "server awards the match to the opponent (who may claim it from the deadline)"),
     Setting("GAMES_DICE_SOURCE", "games.services.dice.seeded_dice", str, "dotted path of a factory f(game) -> dice"),
+    Setting("GAMES_VACATION_DAYS", 30, int, "days of vacation a player may take each year (correspondence)"),
+    # notices by e-mail (games.services.notices)
+    Setting("GAMES_SITE_URL", "http://127.0.0.1:8000", str, "the site's address, for the links in e-mails"),
+    Setting("GAMES_NOTICE_DELAY", 300, int, "seconds a correspondence turn waits before its player is e-mailed"),
+    Setting("GAMES_NOTICE_QUIET", 43200, int, "seconds at least between two 'your turn' e-mails to one player"),
+    Setting("GAMES_NOTICE_LOW", 43200, int, "seconds before a correspondence deadline when 'time running low' is sent"),
+    Setting("GAMES_VAPID_PUBLIC_KEY", "", str, "Web Push: the VAPID public key (base64url); empty: no push"),
+    Setting("GAMES_VAPID_PRIVATE_KEY", "", str, "Web Push: the VAPID private key (base64url DER or PEM)"),
+    Setting("GAMES_VAPID_SUBJECT", "mailto:admin@localhost", str, "Web Push: the VAPID contact (mailto: or https:)"),
     # house bots
     Setting("GAMES_BOT_TIME_LIMIT", 10.0, float, "seconds a house bot may think before it plays the fallback"),
     Setting("GAMES_BOT_STRATEGY", "", str, "dotted path of a decide() replacing the bots' (tests only)"),

@@ -1,7 +1,7 @@
 from django.urls import path
 from django.views.i18n import JavaScriptCatalog
 
-from games.views import analysis as analysis_views, chouettes as chouette_pages, pages as views
+from games.views import analysis as analysis_views, chouettes as chouette_pages, notices as notice_pages, pages as views, turns as turn_pages
 from games.views.language import language
 
 urlpatterns = [
@@ -11,6 +11,8 @@ urlpatterns = [
     path("matches/<int:match_id>/export.mat", views.match_export_mat, name="match_export_mat"),
     # the browser client's pages
     path("matches/new/", views.match_new, name="match_new"),
+    path("matches/", turn_pages.my_matches, name="my_matches"),
+    path("matches/next/", turn_pages.next_match, name="next_match"),
     path("matches/<int:match_id>/", views.match_waiting, name="match_waiting"),
     path("matches/<int:match_id>/status.json", views.match_status_json, name="match_status"),
     path("matches/<int:match_id>/join/", views.match_join_public, name="match_join"),
@@ -30,6 +32,14 @@ urlpatterns = [
     path("language/", language, name="language"),
     # The browser's strings in the page's language (static/js/lib/i18n.mjs reads them).
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript_catalog"),
+    path("settings/email/", notice_pages.email_set, name="email_set"),
+    path("settings/vacation/", notice_pages.vacation_start, name="vacation_start"),
+    path("accounts/verify-email/", notice_pages.email_verify_send, name="email_verify_send"),
+    path("accounts/verify-email/<str:token>/", notice_pages.email_verify, name="email_verify"),
+    path("notices/unsubscribe/<str:token>/", notice_pages.unsubscribe, name="unsubscribe"),
+    path("push/subscribe", notice_pages.push_subscribe, name="push_subscribe"),
+    path("push/unsubscribe", notice_pages.push_unsubscribe, name="push_unsubscribe"),
+    path("sw.js", notice_pages.service_worker, name="service_worker"),
     # chouettes
     path("chouettes/", chouette_pages.chouette_list, name="chouette_list"),
     path("chouettes/new/", chouette_pages.chouette_new, name="chouette_new"),

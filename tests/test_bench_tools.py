@@ -26,3 +26,12 @@ def test_move_cost_plays_moves_through_the_services_and_prints_their_cost():
     rounds = re.findall(r"sqlite: ([\d.]+) ms CPU per move .*, (\d+) moves", run.stdout)
     assert len(rounds) == 2, run.stdout
     assert all(float(ms) > 0 and int(moves) >= 40 for ms, moves in rounds)
+
+
+@pytest.mark.slow
+def test_the_correspondence_sweep_bench_reads_the_deadline_index_and_awards_what_is_due(postgres_url):
+    run = subprocess.run([sys.executable, "bench/corr_sweep_bench.py", "--matches", "300", "--due", "3",
+                          "--rounds", "2"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:] + run.stdout[-3000:]
+    assert "both read a range of the index on clock_deadline: yes" in run.stdout
+    assert "first sweep: 3 matches awarded" in run.stdout and "second sweep: 0 matches awarded" in run.stdout

@@ -134,10 +134,29 @@ def agent_view(match: Match, player) -> dict:
         "version": offset + game.version,
         "gameVersion": game.version,
         "opponent": {"id": opponent.pk, "name": opponent.display_name, "rating": round(opponent.rating, 1),
-                     "isBot": opponent.is_bot} if opponent else None,
+                     "isBot": opponent.is_bot, "vacationUntil": _vacation(opponent, match)} if opponent else None,
         "pips": snap["pips"],
         "gnubgId": snap["gnubgId"],
+        "timeControl": snap["match"]["timeControl"],
+        "clock": _clock(snap["clock"], ids),
     }
+
+
+def _vacation(player, match) -> str | None:
+    """When ``player``'s vacation ends, if they are on one and ``match`` is by correspondence."""
+    from games.clock import now  # noqa: PLC0415
+
+    until = player.vacation_until
+    return until.isoformat() if match.corr_days and until is not None and until > now() else None
+
+
+def _clock(clock: dict | None, ids: dict) -> dict | None:
+    """The running clock for an agent: whose (by id), the deadline, each bank in ms."""
+    if clock is None:
+        return None
+    corr = clock.get("correspondence") or {}
+    return {"running": ids.get(clock["running"]) if clock["running"] else None, "deadline": clock["deadline"],
+            "awardAt": corr.get("awardAt"), "bankMs": {"white": clock["white"], "black": clock["black"]}}
 
 
 def match_summary(match: Match, player) -> dict:

@@ -62,9 +62,23 @@ AGENT_VIEW = {
         "gameVersion": {"type": "integer"},
         "opponent": {"type": "object", "properties": {
             "id": {"type": "integer"}, "name": {"type": "string"}, "rating": {"type": "number"},
-            "isBot": {"type": "boolean"}}},
+            "isBot": {"type": "boolean"},
+            "vacationUntil": {"type": "string", "format": "date-time", "nullable": True,
+                              "description": "Correspondence: the opponent is on vacation until then."}}},
         "pips": {"type": "object"},
         "gnubgId": {"type": "string"},
+        "timeControl": {"type": "object", "nullable": True, "description": "null: no clock.", "properties": {
+            "kind": {"type": "string", "enum": ["live", "correspondence"]},
+            "daysPerMove": {"type": "integer", "enum": [1, 2, 3, 5]}, "bankDays": {"type": "integer"},
+            "delay": {"type": "integer"}, "bankPerPoint": {"type": "integer"}, "label": {"type": "string"}}},
+        "clock": {"type": "object", "nullable": True, "properties": {
+            "running": {"type": "integer", "nullable": True, "description": "Agent id on the clock."},
+            "deadline": {"type": "string", "format": "date-time", "nullable": True,
+                         "description": "When the time (per move + bank) of the player on the clock runs out."},
+            "awardAt": {"type": "string", "format": "date-time", "nullable": True,
+                        "description": "Correspondence: when the server awards the match if nobody claims."},
+            "bankMs": {"type": "object", "properties": {"white": {"type": "integer"},
+                                                        "black": {"type": "integer"}}}}},
     },
 }
 
@@ -135,10 +149,40 @@ SPEC = {
                        "responses": {"200": _json(_ref("QueueStatus")), **COMMON_ERRORS}},
         },
         "/api/matches": {"get": {
-            "summary": "Your matches, newest first", "security": AUTH,
+            "summary": "Your matches, newest first; with turn=mine those waiting for you, oldest first",
+            "security": AUTH,
             "parameters": [{"name": "status", "in": "query", "required": False, "schema": {
-                "type": "string", "enum": ["open", "playing", "finished", "aborted"]}}],
-            "responses": {"200": _json({"type": "object"}), "400": ERR, **COMMON_ERRORS}}},
+                "type": "string", "enum": ["open", "playing", "finished", "aborted"]}},
+                {"name": "turn", "in": "query", "required": False, "schema": {
+                    "type": "string", "enum": ["mine", "theirs"]},
+                 "description": "mine: the matches where you must act, the one waiting longest first "
+                                "(400 bad_turn for another value)."}],
+            "responses": {"200": _json({"type": "object", "properties": {"matches": {"type": "array", "items": {
+                "type": "object", "description": "With turn: matchId, gameId, yourColor, isYourTurn, since, deadline, "
+                                                 "secondsLeft, matchLength, score, opponent, timeControl."}}}}),
+                          "400": ERR, **COMMON_ERRORS}},
+            "post": {"summary": "Open a match waiting for an opponent (a correspondence match with daysPerMove)",
+                     "security": AUTH,
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                         "type": "object", "properties": {
+                             "matchLength": {"type": "integer", "minimum": 0, "default": 5,
+                                             "description": "0: a money session."},
+                             "daysPerMove": {"type": "integer", "enum": [0, 1, 2, 3, 5], "default": 0,
+                                             "description": "Correspondence (docs/CORRESPONDENCE.md); 0: live."},
+                             "bankDays": {"type": "integer", "minimum": 0, "maximum": 30, "default": 0},
+                             "private": {"type": "boolean", "default": False},
+                             "cube": {"type": "boolean", "default": True}}}}}},
+                     "responses": {"201": _json({"type": "object", "properties": {
+                         "matchId": {"type": "integer"}, "inviteCode": {"type": "string"},
+                         "status": {"type": "string"}, "timeControl": {"type": "object", "nullable": True}}},
+                         "Opened"), "400": ERR, "413": ERR, **COMMON_ERRORS}}},
+        "/api/matches/{matchId}/join": {"post": {
+            "summary": "Take the empty seat of an open match ({\"inviteCode\"} for a private one)", "security": AUTH,
+            "parameters": [MATCH_ID],
+            "requestBody": {"required": False, "content": {"application/json": {"schema": {
+                "type": "object", "properties": {"inviteCode": {"type": "string"}}}}}},
+            "responses": {"200": _json(_ref("AgentView"), "Joined: the match has started"), "400": ERR, "403": ERR,
+                          "404": ERR, "409": ERR, **COMMON_ERRORS}}},
         "/api/matches/{matchId}": {"get": {
             "summary": "The agent view of a match; long-poll with wait and since", "security": AUTH,
             "parameters": [

@@ -14,6 +14,7 @@ urlpatterns = [
     path("matches", views.matches, name="matches"),
     path("matches/<int:match_id>", views.match_detail, name="match"),
     path("matches/<int:match_id>/actions", views.match_actions, name="actions"),
+    path("matches/<int:match_id>/join", views.match_join, name="match_join"),
     path("chouettes", chouettes.chouettes, name="chouettes"),
     path("chouettes/<int:chouette_id>", chouettes.chouette_detail, name="chouette"),
     path("chouettes/<int:chouette_id>/join", chouettes.chouette_join, name="chouette_join"),

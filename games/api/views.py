@@ -23,6 +23,8 @@ from games.events import match_group
 from games.jsonsafe import BadInput, parse
 from games.models import Match
 from games.api import auth, guide, longpoll, ratelimit
+from games.selectors import turns
+from games.selectors.serializers import time_control
 from games.api.errors import REFUSALS, ApiError, error_response, response_for
 from games.api.openapi import openapi
 from games.api.agent_view import agent_view, current, game_version_for, load_match, match_summary, seat
@@ -133,10 +135,20 @@ def queue(request):
 # -- matches ----------------------------------------------------------------------------------------
 
 
-@api("GET")
+@api("GET", "POST")
 def matches(request):
-    """``GET /api/matches``: the caller's matches, newest first (``?status=playing|finished``)."""
+    """``POST /api/matches``: open a match (correspondence with ``daysPerMove``); ``GET /api/matches``: the caller's matches, newest first (``?status=playing|finished``);
+    ``?turn=mine`` the matches waiting for the caller, the one waiting longest first, with the
+    time left (``?turn=theirs``: waiting for the opponent)."""
     player = auth.agent_player(request)
+    if request.method == "POST":
+        return _match_open(request, player)
+    turn = request.GET.get("turn")
+    if turn is not None:
+        if turn not in ("mine", "theirs"):
+            raise ApiError(400, "bad_turn", "'turn' is mine or theirs.")
+        mine, theirs = turns.split(player)
+        return JsonResponse({"matches": [t.to_dict() for t in (mine if turn == "mine" else theirs)][:100]})
     status = request.GET.get("status")
     qs = Match.objects.filter(Q(white=player) | Q(black=player)).select_related("white", "black")
     if status:
@@ -144,6 +156,40 @@ def matches(request):
             raise ApiError(400, "bad_status", "'status' is one of open, playing, finished, aborted.")
         qs = qs.filter(status=status)
     return JsonResponse({"matches": [match_summary(m, player) for m in qs.order_by("-pk")[:100]]})
+
+
+CREATE_FIELDS = {"matchLength": "length", "daysPerMove": "corr_days", "bankDays": "corr_bank_days",
+                 "private": "private", "cube": "cube"}
+
+
+def _match_open(request, player):
+    """``POST /api/matches`` ``{"matchLength", "daysPerMove", "bankDays", "private", "cube"}`` -> 201
+    ``{"matchId", "inviteCode", "status", "timeControl"}``: a match waiting for an opponent."""
+    data = read_json(request, tuple(CREATE_FIELDS))
+    options = {CREATE_FIELDS[name]: value for name, value in data.items()}
+    options.setdefault("length", 5)
+    match = services.match_create(creator=player, **options)
+    return JsonResponse({"matchId": match.pk, "inviteCode": match.invite_code, "status": match.status,
+                         "timeControl": time_control(match)}, status=201)
+
+
+@api("POST")
+def match_join(request, match_id):
+    """``POST /api/matches/<id>/join`` (``{"inviteCode"}`` for a private match): take the empty
+    seat; answers the agent view of the started match."""
+    player = auth.agent_player(request)
+    data = read_json(request, ("inviteCode",))
+    code = data.get("inviteCode")
+    if code is not None and not isinstance(code, str):
+        raise ApiError(400, "bad_invite", "'inviteCode' is the match's invite code (text).")
+    if code is not None:
+        match = Match.objects.filter(pk=match_id, invite_code=code).first()
+        if match is None:
+            raise ApiError(404, "match_not_found", f"There is no match {match_id} with that invite code.")
+        services.match_join(player=player, invite_code=code)
+    else:
+        services.match_join(player=player, match_id=match_id)
+    return JsonResponse(agent_view(load_match(match_id, player), player))
 
 
 def _number(request, name, *, low, high, integer):

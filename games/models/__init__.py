@@ -1,6 +1,6 @@
 """Persistent state of the site, one module per area (only ``games.services`` writes it):
 
-- ``players``: Player (a person's or a program's profile), Agent, HouseBot, QueueEntry;
+- ``players``: Player (a person's or a program's profile), PushSubscription, Agent, HouseBot, QueueEntry;
 - ``matches``: Match, Game (the engine's state as JSON and its version), GameEvent
   (numbered, append-only), ChatMessage, Connection (a socket on a match);
 - ``chouettes``: Chouette, ChouetteSeat, ChouetteGame, ChouetteEvent, ChouetteChat;
@@ -9,11 +9,11 @@
 
 from games.models.chouettes import Chouette, ChouetteChat, ChouetteEvent, ChouetteGame, ChouetteSeat
 from games.models.matches import ChatMessage, Connection, Game, GameEvent, Match
-from games.models.players import Agent, HouseBot, Player, QueueEntry
+from games.models.players import Agent, HouseBot, Player, PushSubscription, QueueEntry
 from games.models.work import Analysis, Counter, Job, PeriodicRun
 
 __all__ = [
-    "Player", "Agent", "HouseBot", "QueueEntry",
+    "Player", "PushSubscription", "Agent", "HouseBot", "QueueEntry",
     "Match", "Game", "GameEvent", "ChatMessage", "Connection",
     "Chouette", "ChouetteSeat", "ChouetteGame", "ChouetteEvent", "ChouetteChat",
     "Counter", "Job", "PeriodicRun", "Analysis",

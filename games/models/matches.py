@@ -63,6 +63,10 @@ class Match(models.Model):
     # Clocks: a per-move delay plus a time bank per match point (0 = no clock).
     clock_delay = models.PositiveSmallIntegerField(default=0, help_text="Seconds per move before the bank runs.")
     clock_bank = models.PositiveIntegerField(default=0, help_text="Seconds of time bank per match point.")
+    # Correspondence (docs/CORRESPONDENCE.md): days per move (0 = a live match) plus a bank in
+    # days for the whole match; the game's clock_deadline is when the player on roll runs out.
+    corr_days = models.PositiveSmallIntegerField(default=0, help_text="Days per move (0: not correspondence).")
+    corr_bank_days = models.PositiveSmallIntegerField(default=0, help_text="Days of time bank for the match.")
     white_bank_ms = models.BigIntegerField(default=0)
     black_bank_ms = models.BigIntegerField(default=0)
     # Absence: when a player's last socket closed (None while connected).
@@ -148,8 +152,9 @@ class Game(models.Model):
     result_kind = models.CharField(max_length=20, blank=True)
     # The running clock: whose it is, since when, and when that player's time is up.
     clock_color = models.CharField(max_length=5, blank=True)
-    clock_started_at = models.DateTimeField(null=True, blank=True)
+    clock_started_at = models.DateTimeField(null=True, blank=True, db_index=True)
     clock_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    clock_warned = models.BooleanField(default=False, help_text="The player on the clock was told it runs low.")
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

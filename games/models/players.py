@@ -30,6 +30,15 @@ class Player(models.Model):
                                    "(unrated, no public chat, no bot API) until they sign up.")
     settings = models.JSONField(default=dict, blank=True,
                                 help_text="The player's board and sound settings (services.player_update_settings).")
+    # Notices by e-mail (games.services.notices): the address last verified (a changed
+    # address is unverified), when the last "your turn" notice went out.
+    email_verified = models.EmailField(blank=True, help_text="The e-mail address the player verified.")
+    turn_noticed_at = models.DateTimeField(null=True, blank=True)
+    # Vacation (games.services.vacations): correspondence clocks paused until then; the days
+    # taken in vacation_year (a new year starts again from GAMES_VACATION_DAYS).
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    vacation_year = models.PositiveSmallIntegerField(default=0)
+    vacation_days_used = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -37,6 +46,19 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.display_name} (bot)" if self.is_bot else self.display_name
+
+
+class PushSubscription(models.Model):
+    """One browser's Web Push subscription (games.services.push): where to send, and its keys."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"push for {self.player_id}"
 
 
 class Agent(models.Model):

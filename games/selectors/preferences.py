@@ -15,7 +15,12 @@ sound           sounds (your turn, moves, dice)            true
 theme           ``auto`` / ``light`` / ``dark``            ``auto``
 language        ``""`` (the browser's) or a code of        ``""``
                 ``settings.LANGUAGES`` (docs/TRANSLATING.md)
+mail_turn       e-mail "your turn" (correspondence)        true
+mail_low        e-mail "your time is running low"          true
+push            the same notices by Web Push (browsers)    true
 ==============  =========================================  ==========
+
+The e-mail notices go only to a verified address (``games.services.notices``).
 """
 
 from __future__ import annotations
@@ -34,7 +39,8 @@ CHOICES = {
 }
 
 
-FLAGS = {"autoroll": False, "forced": False, "confirm": True, "sound": True}
+FLAGS = {"autoroll": False, "forced": False, "confirm": True, "sound": True, "mail_turn": True, "mail_low": True,
+         "push": True}
 
 
 DEFAULTS = {**{name: values[0] for name, values in CHOICES.items()}, **FLAGS}

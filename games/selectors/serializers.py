@@ -11,7 +11,7 @@ from __future__ import annotations
 from games.engine import MOVE, GameState, plays_json
 from games.engine.gnubgid import position_id, state_ids
 from games.engine.scoring import RESIGN_LEVELS
-from games.clock import clock_dict
+from games.clock import clock_dict, is_correspondence
 
 RESIGN_NAMES = RESIGN_LEVELS  # level -> name: 1 single, 2 gammon, 3 backgammon
 
@@ -25,6 +25,18 @@ def player_dict(player) -> dict | None:
         "rating": round(player.rating, 1),
         "isBot": player.is_bot,
     }
+
+
+def time_control(match) -> dict | None:
+    """A match's time control as the lobby, the pages and the bot API show it (None: no clock)."""
+    if is_correspondence(match):
+        bank = f" + {match.corr_bank_days} day{'s' * (match.corr_bank_days != 1)} bank" if match.corr_bank_days else ""
+        return {"kind": "correspondence", "daysPerMove": match.corr_days, "bankDays": match.corr_bank_days,
+                "label": f"{match.corr_days} day{'s' * (match.corr_days != 1)} per move{bank}"}
+    if match.clock_delay or match.clock_bank:
+        return {"kind": "live", "delay": match.clock_delay, "bankPerPoint": match.clock_bank,
+                "label": f"{match.clock_delay} s delay + {match.clock_bank} s bank per point"}
+    return None
 
 
 def match_dict(match) -> dict:
@@ -44,6 +56,7 @@ def match_dict(match) -> dict:
         "aids": match.aids,
         "winner": match.color_of(match.winner_id) if match.winner_id else None,
         "endReason": match.end_reason,
+        "timeControl": time_control(match),
     }
 
 

@@ -61,7 +61,7 @@ def game_act(*, game_id, player, action: str, expected_version: int | None = Non
         check_version(game.version, expected_version)
         record = MatchRecord(match)
         at = clock.now()
-        if game.clock_deadline is not None and at >= game.clock_deadline:
+        if game.clock_deadline is not None and at >= clock.expires_at(game, match):
             timed_out = game.clock_color == color
             time_out(record, game, match)
         else:
@@ -78,7 +78,7 @@ def game_act(*, game_id, player, action: str, expected_version: int | None = Non
                 state = after
             clock.charge(game, match, color, at)
             if not state.is_over:
-                state = auto_advance(record, game, state)
+                state = auto_advance(record, game, state, match)
             store_state(game, match, state)
             if state.is_over:
                 finish_game(record, game, match, state)

@@ -35,7 +35,7 @@ from django.utils import timezone
 from games import clock
 from games.selectors import serializers
 from games.dice import commitment, new_server_seed
-from games.engine import OPENING, TURN, GameState
+from games.engine import MOVE, OPENING, TURN, GameState
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.events import BotTurn, Deadline, envelope, match_group
 from games.models import Game, GameEvent, Match, Player
@@ -52,7 +52,7 @@ from games.engine import other
 
 MAX_OPENING_ROLLS = 100  # a tie re-rolls; 100 ties in a row means the dice source is broken
 GAME_FIELDS = ["state", "version", "dice_counter", "status", "winner_color", "points", "result_kind",
-               "finished_at", "clock_color", "clock_started_at", "clock_deadline"]
+               "finished_at", "clock_color", "clock_started_at", "clock_deadline", "clock_warned"]
 
 
 def player_id_of(player) -> int | None:
@@ -211,7 +211,8 @@ class MatchRecord(Record):
             level = bot_level(self.match.player_of(actor))
             if level is not None:
                 out.append(BotTurn(game.pk, game.version, level))
-        if game.clock_deadline is not None:
+        if game.clock_deadline is not None and not clock.is_correspondence(self.match):
+            # (a correspondence deadline is days away: the periodic sweep finds it by its index)
             out.append(Deadline(game.pk, game.version, game.clock_deadline))
         return out
 
@@ -238,14 +239,35 @@ def roll(record: Record, game: Game, state: GameState, *, auto: bool, action) ->
     return after
 
 
-def auto_advance(record: Record, game: Game, state: GameState) -> GameState:
+def auto_advance(record: Record, game: Game, state: GameState, match: Match | None = None) -> GameState:
     """Roll for the side on roll when it has no cube decision to make (seed 000:
-    "two dice are rolled automatically")."""
+    "two dice are rolled automatically"). In a correspondence match the server also plays
+    every forced play (one legal play, a dance included) and goes on rolling, so that
+    nobody waits days for a turn without a choice (docs/CORRESPONDENCE.md)."""
     from games.engine.actions import ACTIONS
 
-    if state.phase == TURN and not state.needs_decision():
-        state = roll(record, game, state, auto=True, action=ACTIONS["roll"])
+    corr = match is not None and clock.is_correspondence(match)
+    for _ in range(200 if corr else 1):
+        if state.phase == TURN and not state.needs_decision():
+            state = roll(record, game, state, auto=True, action=ACTIONS["roll"])
+        if not corr or state.phase != MOVE:
+            break
+        plays = state.legal_plays()
+        if len(plays) != 1:
+            break
+        state = play_forced(record, game, state, plays[0], ACTIONS["move"])
+        if state.is_over:
+            break
     return state
+
+
+def play_forced(record: Record, game: Game, state: GameState, play, action) -> GameState:
+    """The server plays the only legal play for the side on roll (an ``auto`` move event)."""
+    color = state.actor
+    fields = {"moves": [s.to_dict() for s in play.steps]}
+    after = action.run(state, color, fields)
+    record.add(game, "move", {**action.event_payload(state, after, color, fields), "auto": True}, state=after)
+    return after
 
 
 # -- starting and ending games ---------------------------------------------------------------------
@@ -294,6 +316,7 @@ def open_game(record: Record, match: Match, game: Game) -> None:
             break
     else:  # pragma: no cover - needs a broken dice source
         raise RuntimeError("The opening roll tied 100 times: the dice source is broken.")
+    state = auto_advance(record, game, state, match) if clock.is_correspondence(match) else state
     store_state(game, match, state)
     if game.number > 1 and game.clock_started_at is not None:
         # The players look at the last game's end for GAMES_NEXT_GAME_DELAY seconds (the page

@@ -26,14 +26,17 @@ from games.services.players import require_active
 
 def match_create(*, creator: Player, private: bool = False, spectators_allowed: bool = True,
                  anonymous_spectators: bool = True, rated: bool | None = None, clock_delay: int = 0,
-                 clock_bank: int = 0, aids: bool = False, **options) -> Match:
+                 clock_bank: int = 0, aids: bool = False, corr_days: int = 0, corr_bank_days: int = 0,
+                 **options) -> Match:
     """Open a match waiting for an opponent. ``options`` are the engine's match options
     (``games.engine.match.OPTION_FIELDS``: ``length``, ``cube``, ``cube_limit``, ``crawford``,
     ``jacoby``...; defaults as :class:`~games.engine.MatchRules`), following RULES.md; a bad
     combination is refused with the engine's code (e.g. ``money_only_option``).
     ``rated`` defaults to true for a match to N points (a money session is never rated);
     ``aids`` (hints and the tutor) is for unrated play only: asked with ``rated=True`` it
-    is refused (``aids_in_rated``), asked alone it makes the match unrated."""
+    is refused (``aids_in_rated``), asked alone it makes the match unrated.
+    ``corr_days`` (1, 2, 3 or 5 days per move) with ``corr_bank_days`` (0-30) makes it a
+    correspondence match (docs/CORRESPONDENCE.md); it has no live clock (``bad_clock``)."""
     require_active(creator)
     if type(aids) is not bool or (rated is not None and type(rated) is not bool):
         raise BadRequest("bad_option", "'rated' and 'aids' must be true or false.")
@@ -44,6 +47,7 @@ def match_create(*, creator: Player, private: bool = False, spectators_allowed: 
     for name, value, most in (("clock_delay", clock_delay, 600), ("clock_bank", clock_bank, 3600)):
         if type(value) is not int or not 0 <= value <= most:
             raise BadRequest("bad_clock", f"'{name}' must be a whole number of seconds from 0 to {most}.")
+    _check_correspondence(corr_days, corr_bank_days, live=bool(clock_delay or clock_bank))
     for name, value in (("private", private), ("spectators_allowed", spectators_allowed),
                         ("anonymous_spectators", anonymous_spectators)):
         if type(value) is not bool:
@@ -66,6 +70,8 @@ def match_create(*, creator: Player, private: bool = False, spectators_allowed: 
         anonymous_spectators=anonymous_spectators,
         clock_delay=clock_delay,
         clock_bank=clock_bank,
+        corr_days=corr_days,
+        corr_bank_days=corr_bank_days,
         rated=((rules.length > 0) if rated is None else (bool(rated) and rules.length > 0)) and not creator.is_guest,
         aids=aids,
         invite_code=secrets.token_urlsafe(12),
@@ -74,6 +80,19 @@ def match_create(*, creator: Player, private: bool = False, spectators_allowed: 
     record.lobby_changed()
     record.commit()
     return match
+
+
+def _check_correspondence(days, bank, *, live: bool) -> None:
+    if type(days) is not int or (days and days not in clock.CORR_DAYS):
+        raise BadRequest("bad_clock", "'corr_days' is the days per move: 0 (a live match) or one of "
+                         f"{', '.join(map(str, clock.CORR_DAYS))}.")
+    if type(bank) is not int or not 0 <= bank <= clock.CORR_MAX_BANK_DAYS:
+        raise BadRequest("bad_clock", f"'corr_bank_days' must be a whole number of days from 0 to "
+                         f"{clock.CORR_MAX_BANK_DAYS}.")
+    if bank and not days:
+        raise BadRequest("bad_clock", "A bank in days needs days per move ('corr_days').")
+    if days and live:
+        raise BadRequest("bad_clock", "A correspondence match has no live clock: give days or seconds, not both.")
 
 
 def match_join(*, player: Player, match_id=None, invite_code=None) -> Match:

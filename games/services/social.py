@@ -14,7 +14,7 @@ from games.models import ChatMessage, Connection, Game, Match
 from games.text import clean_text
 from games.selectors.players import bot_level
 from games.selectors.social import absence_grace, chat_dict, presence_dict
-from games.services.lifecycle import MatchRecord, forfeit_match, lock_match, player_id_of, seat_of
+from games.services.lifecycle import MatchRecord, current_game, forfeit_match, lock_match, player_id_of, seat_of
 from games.engine.match import OPTION_FIELDS
 from games.services.matches import match_create, match_join
 from games.services.players import require_active
@@ -122,13 +122,17 @@ def presence_heartbeat(channel_names) -> int:
 
 
 def match_claim(*, match_id, player) -> Match:
-    """Claim the match when the opponent has been away longer than the grace period."""
+    """Claim the match when the opponent has been away longer than the grace period; in a
+    correspondence match (where players are away most of the time) when the opponent's time
+    ran out (docs/CORRESPONDENCE.md)."""
     with transaction.atomic():
         match = lock_match(match_id)
         color = seat_of(match, player)
         if match.status != Match.PLAYING:
             raise Conflict("match_over", "This match is over.")
         absent = other(color)
+        if clock.is_correspondence(match):
+            return _claim_on_time(match, absent)
         away = getattr(match, f"{absent}_away_since")
         if away is None or bot_level(match.player_of(absent)) is not None:
             raise Conflict("opponent_present", "Your opponent is connected.")
@@ -140,6 +144,19 @@ def match_claim(*, match_id, player) -> Match:
         forfeit_match(record, match, absent, "abandoned")
         record.commit()
         return match
+
+
+def _claim_on_time(match: Match, late: str) -> Match:
+    game = current_game(match)
+    if game is None or game.clock_color != late or game.clock_deadline is None:
+        raise Conflict("not_timed_out", "Your opponent is not on the clock: there is nothing to claim.")
+    if clock.now() < game.clock_deadline:
+        raise Conflict("not_timed_out", "Your opponent still has time: you can claim once it runs out "
+                       f"({game.clock_deadline:%Y-%m-%d %H:%M} UTC).")
+    record = MatchRecord(match)
+    forfeit_match(record, match, late, "timeout", game=game)
+    record.commit()
+    return match
 
 
 # -- rematch ------------------------------------------------------------------------------------
@@ -162,7 +179,8 @@ def match_rematch(*, match_id, player) -> Match:
             options = {name: getattr(old, name) for name in OPTION_FIELDS}
             new = match_create(creator=old.player_of(color), private=True, spectators_allowed=old.spectators_allowed,
                                anonymous_spectators=old.anonymous_spectators, rated=old.rated, aids=old.aids,
-                               clock_delay=old.clock_delay, clock_bank=old.clock_bank, **options)
+                               clock_delay=old.clock_delay, clock_bank=old.clock_bank, corr_days=old.corr_days,
+                               corr_bank_days=old.corr_bank_days, **options)
             new.rematch_of = old
             new.save(update_fields=["rematch_of"])
             record.add(last, "rematch_offer", {"color": color, "match": new.pk}, state=None,

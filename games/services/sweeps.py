@@ -32,11 +32,28 @@ def presence_stale_after() -> timedelta:
     return timedelta(seconds=float(conf.value("GAMES_PRESENCE_STALE_AFTER")))
 
 
+def due_clocks(at) -> list:
+    """The ids of the games whose player on the clock has lost on time at ``at``: a live
+    clock at its deadline, a correspondence clock ``GAMES_CORR_GRACE`` after it. Two ranges
+    of the index on ``Game.clock_deadline`` (finished games hold none), never a scan of every
+    match: every clock out for longer than the grace; then, of the clocks out within it, the
+    live ones (their matches read by primary key)."""
+    grace_start = at - clock.claim_grace()
+    playing = Game.objects.filter(status=Game.PLAYING)
+    due = list(playing.filter(clock_deadline__lte=grace_start).order_by("clock_deadline").values_list("pk", flat=True))
+    recent = dict(playing.filter(clock_deadline__gt=grace_start, clock_deadline__lte=at)
+                  .order_by("clock_deadline").values_list("pk", "match_id"))
+    if recent:
+        live = set(Match.objects.filter(pk__in=set(recent.values()), corr_days=0).order_by().values_list("pk", flat=True))
+        due += [game_id for game_id, match_id in recent.items() if match_id in live]
+    return due
+
+
 def expire_clocks(*, now=None) -> int:
-    """Forfeit the matches whose player on the clock ran out of time."""
+    """Forfeit the matches whose player on the clock ran out of time (live and correspondence)."""
     at = now or clock.now()
     count = 0
-    for game_id in Game.objects.filter(status=Game.PLAYING, clock_deadline__lte=at).values_list("pk", flat=True):
+    for game_id in due_clocks(at):
         count += expire_clock(game_id=game_id, now=at)
     return count
 
@@ -46,7 +63,7 @@ def expire_clock(*, game_id, now=None) -> int:
     at = now or clock.now()
     with transaction.atomic():
         game, match = lock_game(game_id)
-        if game.status != Game.PLAYING or not game.clock_deadline or game.clock_deadline > at:
+        if game.status != Game.PLAYING or not game.clock_deadline or clock.expires_at(game, match) > at:
             return 0
         record = MatchRecord(match)
         time_out(record, game, match)
@@ -60,7 +77,7 @@ def close_abandoned(*, now=None) -> int:
     limit = at - abandon_after()
     count = 0
     stale = Match.objects.filter(Q(white_away_since__lte=limit) | Q(black_away_since__lte=limit),
-                                 status=Match.PLAYING).values_list("pk", flat=True)
+                                 status=Match.PLAYING, corr_days=0).values_list("pk", flat=True)
     for match_id in stale:
         with transaction.atomic():
             match = lock_match(match_id)

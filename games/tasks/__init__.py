@@ -162,6 +162,7 @@ PERIODIC = [
     Periodic("presence", 15, services.sweep_presence),
     Periodic("jobs", 10, long.heal_jobs),
     Periodic("abandoned", 60, services.close_abandoned),
+    Periodic("notices", 60, services.notices_send),
     Periodic("queue", 60, services.queue_expire),
     Periodic("prune", 3600, _prune),
 ]

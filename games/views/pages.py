@@ -20,7 +20,7 @@ from games.models import Game, Match, Player
 from games.jsonsafe import BadInput, parse
 from games.services.preferences import CHOICES, FLAGS
 from games.selectors.verify import recomputed_rolls, verify_game
-from games import conf, throttle
+from games import clock, conf, throttle
 from games.selectors import preferences
 from games.selectors.players import player_of
 
@@ -104,7 +104,7 @@ def match_export_mat(request, match_id):
 # -- the browser client's pages: lobby form, waiting room, invite, game, replay, profiles ------
 # Thin: reads through games.selectors.games, writes through games.services.
 
-NEW_MATCH_DEFAULTS = {"length": 5, "cube_limit": 64, "clock_delay": 0, "clock_bank": 0}
+NEW_MATCH_DEFAULTS = {"length": 5, "cube_limit": 64, "clock_delay": 0, "clock_bank": 0, "corr_bank_days": 7}
 
 
 def _bot_levels() -> list:
@@ -147,10 +147,13 @@ def _match_options(post) -> dict:
         "crawford": on("crawford"),
         "clock_delay": _int(post.get("clock_delay"), 0, "The delay"),
         "clock_bank": _int(post.get("clock_bank"), 0, "The time bank"),
+        "corr_days": _int(post.get("corr_days"), 0, "The days per move"),
         "private": on("private"),
         "spectators_allowed": on("spectators"),
         **_aids_options(post),
     }
+    if options["corr_days"]:
+        options["corr_bank_days"] = _int(post.get("corr_bank_days"), 0, "The bank in days")
     if money:
         options.update(jacoby=on("jacoby"), beaver=on("beaver"), raccoon=on("raccoon"))
     return options
@@ -281,7 +284,11 @@ def game_page(request, game_id):
         "nextGameDelay": conf.value("GAMES_NEXT_GAME_DELAY"),
         "settings": preferences.settings_for(player),
     }
-    return render(request, "game.html", {"game": game, "match": game.match, "boot": boot, "color": color})
+    away = [(p, p.vacation_until) for p in (game.match.white, game.match.black)
+            if p is not None and p.vacation_until is not None and p.vacation_until > clock.now()]
+    return render(request, "game.html", {"game": game, "match": game.match, "boot": boot, "color": color,
+                                         "time_control": boot["snapshot"]["d"]["match"]["timeControl"],
+                                         "vacations": away if game.match.corr_days else []})
 
 
 def game_replay(request, game_id):
@@ -338,7 +345,12 @@ def settings_page(request):
         else:
             messages.success(request, "Settings saved: they apply wherever you log in.")
         return redirect("settings")
-    return render(request, "settings.html", {"current": preferences.settings_for(player), "choices": CHOICE_LABELS})
+    from games.services.vacations import days_per_year, on_vacation, vacation_days_left  # noqa: PLC0415
+
+    return render(request, "settings.html", {"current": preferences.settings_for(player), "choices": CHOICE_LABELS,
+                                             "vacation": {"left": vacation_days_left(player), "per_year": days_per_year(),
+                                                          "until": on_vacation(player)},
+                                             "push_key": conf.value("GAMES_VAPID_PUBLIC_KEY")})
 
 
 @login_required

@@ -2,7 +2,7 @@
 // "Absence"). The server keeps time; ``offset`` is its clock minus ours, taken from the last
 // snapshot or event that carried a clock.
 import { OTHER } from './state.mjs';
-import { fmtClock } from './texts.mjs';
+import { fmtClock, fmtDays } from './texts.mjs';
 
 /** The server's clock minus ours from a message with a clock (undefined when it has none). */
 export function clockOffset(msg, now = Date.now()) {
@@ -16,6 +16,11 @@ export function clockText(state, color, offset, now = Date.now()) {
   const c = state.clock;
   if (!c) return '';
   const bank = c[color];
+  if (c.correspondence) {  // days per move, then the bank (docs/CORRESPONDENCE.md)
+    if (c.running !== color || !c.deadline || state.status === 'finished') return `bank ${fmtDays(bank)}`;
+    const left = Date.parse(c.deadline) - (now + offset);
+    return left > 0 ? `${fmtDays(left)} left` : 'time is up';
+  }
   if (c.running !== color || !c.deadline || state.status === 'finished') return fmtClock(bank);
   const left = Date.parse(c.deadline) - (now + offset);
   const delay = Math.max(0, left - bank);
@@ -24,8 +29,13 @@ export function clockText(state, color, offset, now = Date.now()) {
 
 /** Milliseconds until the match can be claimed; null when the opponent is here (or a bot). */
 export function claimIn(state, offset, now = Date.now()) {
-  const you = state.you, p = state.presence;
-  if (!you || !p || state.status === 'finished') return null;
+  const you = state.you, p = state.presence, c = state.clock;
+  if (!you || state.status === 'finished') return null;
+  if (c && c.correspondence) {  // a correspondence match is claimed on time, not on absence
+    if (c.running !== OTHER[you] || !c.deadline) return null;
+    return Math.max(0, Date.parse(c.deadline) - (now + offset));
+  }
+  if (!p) return null;
   const opp = p[OTHER[you]];
   if (!opp || opp.connected || opp.bot || !opp.awaySince) return null;
   const waited = now + offset - Date.parse(opp.awaySince);

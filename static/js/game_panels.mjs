@@ -4,7 +4,7 @@
 // finished game kept on screen), ``sent`` (the version an action was sent at), ``offset``
 // (the server's clock minus ours) and ``boot``.
 import { $, esc } from './lib/dom.mjs';
-import { gettext as _, interpolate, ngettext } from './lib/i18n.mjs';
+import { formatDate, gettext as _, interpolate, ngettext } from './lib/i18n.mjs';
 import * as S from './state.mjs';
 import * as T from './texts.mjs';
 import { claimIn, tickClocks } from './game_clocks.mjs';
@@ -96,6 +96,8 @@ export function renderControls(G) {
   $('over-replay').href = `/games/${state.game}/replay/`;
   $('over-verify').href = `/games/${state.game}/verify/`;
   renderAway(G);
+  const nextMatch = document.getElementById('next-match');   // after your move: the next match waiting for you
+  if (nextMatch) nextMatch.hidden = !you || mine;
   $('resign-box').hidden = !you || state.status === 'finished' || state.phase === 'resign_offered';
 }
 
@@ -105,6 +107,13 @@ export function renderAway(G) {
   note.hidden = left === null;
   if (left === null) return;
   const who = nameOf(state, S.OTHER[state.you]);
+  if (state.clock && state.clock.correspondence) {
+    note.hidden = left > 0;
+    note.textContent = interpolate(_('%(name)s’s time ran out: you may claim the match, or wait (it is awarded to you at %(when)s).'),
+      { name: who, when: formatDate(state.clock.correspondence.awardAt) }, true);
+    $('controls').querySelector('[data-act=claim]').hidden = left > 0;
+    return;
+  }
   note.textContent = left > 0 ? interpolate(_('%(name)s left the table: if they are not back in %(time)s, you can claim the match.'), { name: who, time: T.fmtClock(left) }, true)
     : interpolate(_('%(name)s has been away too long: you may claim the match (or keep waiting).'), { name: who }, true);
   $('controls').querySelector('[data-act=claim]').hidden = left > 0;
@@ -113,8 +122,10 @@ export function renderAway(G) {
 export function renderPanel(G) {
   const state = G.state, m = state.match, name = namer(state);
   if (m) {
+    const tc = m.timeControl && m.timeControl.kind === 'correspondence' ? ` · ${m.timeControl.label}` : '';
     $('match-title').textContent = m.length ? interpolate(_('%(length)s-point match · game %(number)s'), { length: m.length, number: state.number }, true)
       : interpolate(_('Money session · game %(number)s'), { number: state.number }, true);
+    $('match-title').textContent += tc;
     const crawford = m.crawfordGame ? ` <span class="badge" title="${esc(_('Crawford game: no doubling'))}">${esc(_('Crawford'))}</span>`
       : m.postCrawford ? ` <span class="badge muted">${esc(_('post-Crawford'))}</span>` : '';
     $('score').innerHTML = `<span class="chip white"></span>${esc(name('white'))} <b>${m.score[0]}</b> – <b>${m.score[1]}</b> ${esc(name('black'))}<span class="chip black"></span>${crawford}`;

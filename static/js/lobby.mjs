@@ -16,6 +16,7 @@ function describe(m) {
   if (r.jacoby) bits.push(_('Jacoby'));
   if (r.beaver) bits.push(_('beavers'));
   if (!m.rated) bits.push(_('unrated'));
+  if (m.timeControl) bits.push(m.timeControl.kind === 'correspondence' ? interpolate(_('correspondence: %(label)s'), { label: m.timeControl.label }, true) : m.timeControl.label);
   return bits.join(', ');
 }
 const lengthText = m => (m.length ? interpolate(_('%(length)s-point match'), { length: m.length }, true) : _('money'));

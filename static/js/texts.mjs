@@ -64,6 +64,14 @@ export function scoreText(g, match, nameOf) {
 }
 
 /** Milliseconds as m:ss (rounded up). */
+/** A correspondence clock's time: "2d 5h", "5h 20m", "12m" (rounded down). */
+export function fmtDays(ms) {
+  if (ms === null || ms === undefined) return '';
+  const m = Math.max(0, Math.floor(ms / 60000)), d = Math.floor(m / 1440), h = Math.floor((m % 1440) / 60);
+  if (d > 0) return `${d}d ${h}h`;
+  return h > 0 ? `${h}h ${m % 60}m` : `${m % 60}m`;
+}
+
 export function fmtClock(ms) {
   if (ms === null || ms === undefined) return '';
   const s = Math.max(0, Math.ceil(ms / 1000));

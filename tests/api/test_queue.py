@@ -103,7 +103,8 @@ def test_playing_a_house_bot_at_once(agents):
     assert "house bot" in bot.display_name
     assert services.house_bot(level="random") == bot  # created once
     view = a.view(match.pk).json()
-    assert view["opponent"] == {"id": bot.pk, "name": bot.display_name, "rating": 1500.0, "isBot": True}
+    assert view["opponent"] == {"id": bot.pk, "name": bot.display_name, "rating": 1500.0, "isBot": True,
+                                "vacationUntil": None}
 
 
 def test_humans_can_use_the_same_queue(db):
