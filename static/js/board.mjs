@@ -47,11 +47,19 @@ const PIPS = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]]
   4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
   6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] };
 
-function die(x, y, value, color, used) {
-  const s = 44;
-  let out = `<g class="die ${color}${used ? ' used' : ''}" data-die="${value}"><rect x="${x - s / 2}" y="${y - s / 2}" width="${s}" height="${s}" rx="8"/>`;
-  for (const [dx, dy] of PIPS[value] || []) out += `<circle cx="${x + dx * 11}" cy="${y + dy * 11}" r="4.6"/>`;
+function die(x, y, value, color, used, s = 44) {
+  const k = s / 44;
+  let out = `<g class="die ${color}${used ? ' used' : ''}" data-die="${value}"><rect x="${x - s / 2}" y="${y - s / 2}" width="${s}" height="${s}" rx="${8 * k}"/>`;
+  for (const [dx, dy] of PIPS[value] || []) out += `<circle cx="${x + dx * 11 * k}" cy="${y + dy * 11 * k}" r="${4.6 * k}"/>`;
   return out + '</g>';
+}
+
+/** Centre and size of the i-th of n dice drawn. */
+function diceXY(view, g, i, n) {
+  if (view.bigLabels) return { x: g.trayX + TRAY / 2, y: H / 2 + (i - (n - 1) / 2) * 46, s: 40 };
+  const right = view.diceColor === (view.you || 'white') ? !view.flipped : view.flipped;
+  const cx = right ? g.barX + BAR + 3 * PW : g.boardX + 3 * PW;
+  return { x: cx + (i - (n - 1) / 2) * 54, y: H / 2, s: 44 };
 }
 
 /**
@@ -126,16 +134,19 @@ export function renderBoard(view) {
   if (view.cube && view.cube.enabled) {
     const y = !view.cube.owner ? H / 2 : view.cube.owner === me ? H - M - 30 : M + 30;
     const x = view.cube.owner ? g.trayX + TRAY / 2 : barCx;
-    const cy = view.cube.owner ? (view.cube.owner === me ? H / 2 + 50 : H / 2 - 50) : y;
+    const off = view.bigLabels ? 86 : 50;   // a phone: the dice are in the tray's middle
+    const cy = view.cube.owner ? (view.cube.owner === me ? H / 2 + off : H / 2 - off) : y;
     out += `<g class="cube" data-cube="${view.cube.value}"><rect x="${x - 22}" y="${cy - 22}" width="44" height="44" rx="6"/>` +
       `<text x="${x}" y="${cy + 8}">${view.cube.value === 1 ? 64 : view.cube.value}</text></g>`;
   }
-  // dice: in the half of whoever rolled them (the viewer's on the right)
+  // dice: in the half of whoever rolled them (the viewer's on the right); on a small board
+  // (bigLabels) the point numbers fill the middle strip, so the dice stand in the tray
   if (view.dice) {
-    const right = view.diceColor === me ? !flipped : flipped;
-    const cx = (right ? g.barX + BAR + 3 * PW : g.boardX + 3 * PW);
     const used = view.usedDice || [];
-    view.dice.forEach((d, i) => { out += die(cx + (i - (view.dice.length - 1) / 2) * 54, H / 2, d, view.diceColor, used[i]); });
+    for (const [i, d] of view.dice.entries()) {
+      const { x, y, s } = diceXY(view, g, i, view.dice.length);
+      out += die(x, y, d, view.diceColor, used[i], s);
+    }
   }
   // targets (drawn over checkers) and the keyboard cursor
   for (const t of tgt) {

@@ -8,7 +8,7 @@ import {
   boardState, canMove, canSuggest, cubeRows, decisionButtons, lineRows, nameOf, offersFor, playText,
   roleOf, secondsLeft, settleableCubes, statusText, waitingFor,
 } from './chouette_state.mjs';
-import { $, esc, toaster } from './lib/dom.mjs';
+import { $, esc, skipToBoard, toaster } from './lib/dom.mjs';
 import { openSocket, order } from './lib/socket.mjs';
 import { moveHint, partialFor, playView } from './play.mjs';
 import { canMoveNow, completedPlay, flatPartial, formatSteps, mustPass } from './state.mjs';
@@ -218,3 +218,4 @@ const socket = openSocket({   // opened last: its frames need the whole page
     if (st !== 'open') S.sent = null;
   },
 });
+skipToBoard($('board'));

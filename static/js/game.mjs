@@ -6,7 +6,7 @@ import { renderBoard } from './board.mjs';
 import { boardInput } from './board_input.mjs';
 import { playView } from './play.mjs';
 import { loadOptions, saveOption, sounds, turnNotice } from './prefs.mjs';
-import { $, toaster } from './lib/dom.mjs';
+import { $, skipToBoard, toaster } from './lib/dom.mjs';
 import { openSocket } from './lib/socket.mjs';
 import { clockOffset, claimIn, tickClocks } from './game_clocks.mjs';
 import { renderAway, renderControls, renderDialog, renderPanels, statusText } from './game_panels.mjs';
@@ -216,6 +216,7 @@ const socket = openSocket({   // opened last: its frames need the whole page
     if (st !== 'open') G.sent = null;
   },
 });
+skipToBoard(boardEl);
 render();
 addEventListener('resize', () => { if ((boardEl.clientWidth < 600) !== lastBig) render(); });
 addEventListener('pagehide', () => socket.close());
