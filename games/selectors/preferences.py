@@ -2,18 +2,18 @@
 one browser. Every page that needs them reads :func:`settings_for`; the settings page and
 the game page's options write through ``games.services.player_update_settings``.
 
-==============  =========================================  ==========
-name            values                                     default
-==============  =========================================  ==========
-home            ``right`` / ``left`` (your home board)     ``right``
-numbers         ``mine`` (from your side) / ``white``      ``mine``
-animation       ``off`` / ``fast`` / ``normal``            ``normal``
-autoroll        roll automatically (never double)          false
-forced          play forced moves automatically            false
-confirm         confirm a play before it is sent           true
-sound           sounds (your turn, moves, dice)            true
-theme           ``auto`` / ``light`` / ``dark``            ``auto``
-==============  =========================================  ==========
+=========  =======================================================================================  =========
+name       values                                                                                   default
+=========  =======================================================================================  =========
+home       ``right`` / ``left`` (your home board)                                                   ``right``
+numbers    ``mine`` (from your side) / ``white``                                                    ``mine``
+animation  ``auto`` (normal; off with reduced motion) / ``normal`` / ``fast`` / ``slow`` / ``off``  ``auto``
+autoroll   roll automatically (never double)                                                        false
+forced     play forced moves automatically                                                          false
+confirm    confirm a play before it is sent                                                         true
+sound      sounds (your turn, moves, dice)                                                          true
+theme      ``auto`` / ``light`` / ``dark``                                                          ``auto``
+=========  =======================================================================================  =========
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from games.models import Player
 CHOICES = {
     "home": ("right", "left"),
     "numbers": ("mine", "white"),
-    "animation": ("normal", "fast", "off"),
+    "animation": ("auto", "normal", "fast", "slow", "off"),
     "theme": ("auto", "light", "dark"),
 }
 

@@ -274,8 +274,9 @@ def game_page(request, game_id):
 
 def game_replay(request, game_id):
     """``GET /games/<id>/replay/``: step through a finished game."""
-    game, _ = _watchable_game(request, game_id)
-    return render(request, "replay.html", {"game": game, "match": game.match})
+    game, player = _watchable_game(request, game_id)
+    animation = preferences.settings_for(player)["animation"]   # the board moves as in a game
+    return render(request, "replay.html", {"game": game, "match": game.match, "animation": animation})
 
 
 def game_replay_json(request, game_id):
@@ -345,7 +346,8 @@ def settings_json(request):
 CHOICE_LABELS = {
     "home": [("right", "Home board on the right"), ("left", "Home board on the left")],
     "numbers": [("mine", "Point numbers from my side"), ("white", "Point numbers from White's side")],
-    "animation": [("normal", "Normal"), ("fast", "Fast"), ("off", "Off")],
+    "animation": [("auto", "As my device (normal, or off if it asks for reduced motion)"), ("normal", "Normal"),
+                  ("fast", "Fast"), ("slow", "Slow"), ("off", "Off")],
     "theme": [("auto", "As my device"), ("light", "Light"), ("dark", "Dark")],
 }
 

@@ -37,17 +37,48 @@ export function checkerXY(p, i, you, flipped) {
   return { x, y };
 }
 
-function checker(x, y, color, cls = '', label = '') {
+/**
+ * Centre of a checker ``{at: p | 'bar' | 'off', color, i}`` (i: its place in the stack, 0 at
+ * the edge) for a view ``{you, flipped}``: the points, the bar (the viewer's checkers in the top
+ * half) and the tray (the viewer's at the bottom). What render and the animations share.
+ */
+export function placeXY(place, view) {
+  const you = view.you || 'white', g = geometry(view.flipped), i = place.i || 0;
+  if (place.at === 'bar') {
+    const dir = place.color === you ? -1 : 1;
+    return { x: g.barX + BAR / 2, y: H / 2 + dir * (R + 36 + Math.min(i, 3) * STEP) };
+  }
+  if (place.at === 'off') {
+    const top = place.color !== you;
+    return { x: g.trayX + TRAY / 2, y: (top ? M + 6 + i * 17 : H - M - 6 - 14 - i * 17) + 7 };
+  }
+  return checkerXY(place.at, Math.min(i, 4), you, view.flipped);
+}
+
+/** Centre of the cube ``{value, owner}``: on the bar, or on its owner's side of the tray. */
+export function cubeXY(cube, view) {
+  const g = geometry(view.flipped), me = view.you || 'white';
+  if (!cube.owner) return { x: g.barX + BAR / 2, y: H / 2 };
+  const off = view.bigLabels ? 86 : 50;   // a phone: the dice are in the tray's middle
+  return { x: g.trayX + TRAY / 2, y: cube.owner === me ? H / 2 + off : H / 2 - off };
+}
+
+export function checker(x, y, color, cls = '', label = '') {
   return `<g class="checker ${color} ${cls}"><circle cx="${x}" cy="${y}" r="${R}"/>` +
     `<circle class="rim" cx="${x}" cy="${y}" r="${R - 7}"/>` +
     (label ? `<text x="${x}" y="${y + 6}" class="count">${esc(label)}</text>` : '') + '</g>';
+}
+
+export function cubeMarkup(x, y, value) {
+  return `<g class="cube" data-cube="${value}"><rect x="${x - 22}" y="${y - 22}" width="44" height="44" rx="6"/>` +
+    `<text x="${x}" y="${y + 8}">${value === 1 ? 64 : value}</text></g>`;
 }
 
 const PIPS = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
   4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
   6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] };
 
-function die(x, y, value, color, used, s = 44) {
+export function die(x, y, value, color, used, s = 44) {
   const k = s / 44;
   let out = `<g class="die ${color}${used ? ' used' : ''}" data-die="${value}"><rect x="${x - s / 2}" y="${y - s / 2}" width="${s}" height="${s}" rx="${8 * k}"/>`;
   for (const [dx, dy] of PIPS[value] || []) out += `<circle cx="${x + dx * 11 * k}" cy="${y + dy * 11 * k}" r="${4.6 * k}"/>`;
@@ -55,7 +86,8 @@ function die(x, y, value, color, used, s = 44) {
 }
 
 /** Centre and size of the i-th of n dice drawn. */
-function diceXY(view, g, i, n) {
+export function diceXY(view, i, n) {
+  const g = geometry(view.flipped);
   if (view.bigLabels) return { x: g.trayX + TRAY / 2, y: H / 2 + (i - (n - 1) / 2) * 46, s: 40 };
   const right = view.diceColor === (view.you || 'white') ? !view.flipped : view.flipped;
   const cx = right ? g.barX + BAR + 3 * PW : g.boardX + 3 * PW;
@@ -110,15 +142,15 @@ export function renderBoard(view) {
   }
   // the bar: the viewer's checkers in the top half (they enter there), the opponent's below
   const barCx = g.barX + BAR / 2;
-  for (const [color, dir] of [[me, -1], [opp, 1]]) {
+  for (const color of [me, opp]) {
     const n = pos[color + 'Bar'];
     for (let i = 0; i < Math.min(n, 4); i++) {
-      const y = H / 2 + dir * (R + 36 + i * STEP);
+      const { x, y } = placeXY({ at: 'bar', color, i }, view);
       const topmost = i === Math.min(n, 4) - 1;
       let cls = '';
       if (color === me && topmost && sel.has('bar')) cls += ' selectable';
       if (color === me && topmost && view.selected === 'bar') cls += ' selected';
-      out += checker(barCx, y, color, cls, topmost && n > 4 ? n : (n > 1 && topmost ? n : ''));
+      out += checker(x, y, color, cls, topmost && n > 4 ? n : (n > 1 && topmost ? n : ''));
     }
   }
   // borne-off checkers: the viewer's at the bottom of the tray, the opponent's at the top
@@ -132,19 +164,15 @@ export function renderBoard(view) {
   }
   // the cube: centred on the bar, or on its owner's side
   if (view.cube && view.cube.enabled) {
-    const y = !view.cube.owner ? H / 2 : view.cube.owner === me ? H - M - 30 : M + 30;
-    const x = view.cube.owner ? g.trayX + TRAY / 2 : barCx;
-    const off = view.bigLabels ? 86 : 50;   // a phone: the dice are in the tray's middle
-    const cy = view.cube.owner ? (view.cube.owner === me ? H / 2 + off : H / 2 - off) : y;
-    out += `<g class="cube" data-cube="${view.cube.value}"><rect x="${x - 22}" y="${cy - 22}" width="44" height="44" rx="6"/>` +
-      `<text x="${x}" y="${cy + 8}">${view.cube.value === 1 ? 64 : view.cube.value}</text></g>`;
+    const { x, y } = cubeXY(view.cube, view);
+    out += cubeMarkup(x, y, view.cube.value);
   }
   // dice: in the half of whoever rolled them (the viewer's on the right); on a small board
   // (bigLabels) the point numbers fill the middle strip, so the dice stand in the tray
   if (view.dice) {
     const used = view.usedDice || [];
     for (const [i, d] of view.dice.entries()) {
-      const { x, y, s } = diceXY(view, g, i, view.dice.length);
+      const { x, y, s } = diceXY(view, i, view.dice.length);
       out += die(x, y, d, view.diceColor, used[i], s);
     }
   }

@@ -5,6 +5,8 @@ import * as S from './state.mjs';
 import { renderBoard } from './board.mjs';
 import { boardInput } from './board_input.mjs';
 import { playView } from './play.mjs';
+import { planEvent, speedFactor } from './motion.mjs';
+import { motionPlayer } from './motion_player.mjs';
 import { loadOptions, saveOption, sounds, turnNotice } from './prefs.mjs';
 import { $, skipToBoard, toaster } from './lib/dom.mjs';
 import { openSocket } from './lib/socket.mjs';
@@ -69,6 +71,8 @@ const nextGameMsg = msg => (msg.t === 'snapshot' ? msg.d.game : msg.game) !== G.
 function flush() {
   scheduled = false;
   const before = G.state;
+  const planned = [];
+  let jump = false;
   for (const msg of queue.splice(0)) {
     if (msg.t === 'error') { onError(msg.d); continue; }
     if (msg.t === 'suspended') { toast(`${msg.d.name} was suspended by an administrator: the match ends (a forfeit).`, 'suspended'); continue; }
@@ -78,6 +82,10 @@ function flush() {
       (hits ? SOUND.hit : SOUND.move)();
     }
     if (msg.t === 'roll' && msg.v === G.state.version + 1) SOUND.roll();
+    // the movement of this event (motion.mjs), shown before the state it leads to; a snapshot
+    // of another position (a resync, the next game) jumps there at once
+    if (msg.t === 'snapshot') jump = jump || msg.d.game !== G.state.game || (msg.v ?? msg.d.version) !== G.state.version;
+    else planned.push(...planEvent(G.state, msg, motionView()));
     const prevGame = G.state.game;
     G.state = S.reduce(G.state, msg);
     const state = G.state;
@@ -90,6 +98,7 @@ function flush() {
       socket.close(); location.assign(`/games/${state.rematch.game}/`); return;
     }
   }
+  if (jump) motion.finish(); else motion.play(planned);
   const state = G.state;
   if (state.version !== before.version || state.game !== before.game) { G.sent = null; input.resetCursor(); }
   if (state.actor !== before.actor && state.actor && state.you && before.actor !== null) {
@@ -155,7 +164,10 @@ document.querySelectorAll('[data-resign]').forEach(btn => btn.addEventListener('
 $('rematch').addEventListener('click', () => { send('rematch', {}, false); $('rematch-note').textContent = 'Rematch offered: waiting for your opponent…'; });
 $('end-close').addEventListener('click', () => { $('end-dialog').hidden = true; });
 
-document.addEventListener('visibilitychange', noticeTurn);
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') motion.finish();   // no frames come to a hidden tab
+  noticeTurn();
+});
 function noticeTurn() {
   const state = G.state;
   turnNotice(!!state.you && state.actor === state.you && state.status !== 'finished' && document.visibilityState === 'hidden');
@@ -179,21 +191,36 @@ for (const [id, name] of [['opt-forced', 'forced'], ['opt-autoroll', 'autoroll']
 
 // -- rendering ------------------------------------------------------------------------------------
 let lastSvg = '', lastBig = null;
+const reducedMotion = window.matchMedia ? matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
+const motionView = () => ({ you: G.state.you, flipped: opts.flip, bigLabels: boardEl.clientWidth < 600 });
+const motion = motionPlayer({
+  board: boardEl,
+  draw: phase => renderBoard({ ...motionView(), pos: phase.pos, numbers: opts.numbers, dice: phase.dice,
+    diceColor: phase.diceColor, cube: phase.cube, lastTurn: null }),
+  idle: () => { lastSvg = ''; render(); },
+  factor: () => speedFactor(opts.animation, reducedMotion.matches),
+});
+
+/** What the board shows of ``state``, when nothing moves. */
+const boardView = state => ({
+  ...playView(state), you: state.you, numbers: opts.numbers, flipped: opts.flip, cursor: input.cursor,
+  dice: state.phase === 'move' ? state.dice : null, diceColor: (state.phase === 'move' && state.actor) || state.turn, cube: state.cube,
+  lastTurn: state.partial.length ? null : state.lastTurn, bigLabels: boardEl.clientWidth < 600,
+});
+
 function render() {
   const state = G.state;
-  const svg = renderBoard({
-    ...playView(state), you: state.you, numbers: opts.numbers, flipped: opts.flip, cursor: input.cursor,
-    dice: state.phase === 'move' ? state.dice : null, diceColor: (state.phase === 'move' && state.actor) || state.turn, cube: state.cube,
-    lastTurn: state.partial.length ? null : state.lastTurn, bigLabels: (lastBig = boardEl.clientWidth < 600),
-  });
-  if (svg !== lastSvg) { boardEl.innerHTML = svg; lastSvg = svg; }
+  const svg = renderBoard(boardView(state));
+  lastBig = boardEl.clientWidth < 600;
+  if (!motion.busy && svg !== lastSvg) { boardEl.innerHTML = svg; lastSvg = svg; }   // moving: the player draws
   boardEl.classList.toggle('my-move', S.canMoveNow(state));
   renderPanels(G);
   $('board-desc').textContent = S.describe(state);
   const root = $('game');
   root.dataset.version = state.version; root.dataset.phase = state.phase; root.dataset.actor = state.actor || '';
   root.dataset.game = state.game;
-  window.bg = { state, legalMoves: state.legalMoves, version: state.version };
+  window.bg = { state, legalMoves: state.legalMoves, version: state.version, animating: motion.busy,
+    boardMarkup: () => renderBoard(boardView(G.state)) };   // for tests: the board with no animation
 }
 
 setInterval(() => tickClocks(G.state, G.offset), 250);

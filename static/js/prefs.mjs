@@ -8,8 +8,9 @@ import { csrfToken } from './lib/dom.mjs';
 export function loadOptions(boot) {
   const prefs = boot.loggedIn ? {} : JSON.parse(localStorage.getItem('bg-prefs') || '{}');
   const saved = boot.settings || {};
-  document.documentElement.dataset.animation = saved.animation || 'normal';
-  return { forced: prefs.forced ?? !!saved.forced, autoroll: prefs.autoroll ?? !!saved.autoroll,
+  const animation = prefs.animation ?? saved.animation ?? 'auto';
+  document.documentElement.dataset.animation = animation;
+  return { animation, forced: prefs.forced ?? !!saved.forced, autoroll: prefs.autoroll ?? !!saved.autoroll,
     sound: prefs.sound ?? saved.sound !== false, flip: prefs.flip ?? saved.home === 'left',
     confirm: saved.confirm !== false, numbers: saved.numbers || 'mine' };
 }

@@ -1,6 +1,8 @@
 // The replay viewer: steps through a finished game's events (GET /games/<id>/replay.json).
 import { renderBoard } from './board.mjs';
 import { cap, esc } from './lib/dom.mjs';
+import { planEvent, speedFactor } from './motion.mjs';
+import { motionPlayer } from './motion_player.mjs';
 
 const root = document.getElementById('replay'), board = document.getElementById('board'), what = document.getElementById('what');
 let steps = [], i = 0;
@@ -20,10 +22,20 @@ function label(step) {
   }
 }
 
+// One step forward moves as in a game (motion.mjs); any other jump shows the position at once.
+const reduced = window.matchMedia && matchMedia('(prefers-reduced-motion: reduce)').matches;
+const motion = motionPlayer({
+  board, idle: () => show(),
+  draw: ph => renderBoard({ pos: ph.pos, you: 'white', dice: ph.dice, diceColor: ph.diceColor, cube: ph.cube }),
+  factor: () => speedFactor(root.dataset.animation, reduced),
+});
+const asState = s => ({ ...s.position, version: 0, game: 0, dice: s.dice, actor: s.position.turn, turn: s.position.turn,
+  cube: s.cube || { enabled: false }, partial: [] });
+
 function show() {
   const s = steps[i];
   if (!s) return;
-  board.innerHTML = renderBoard({ pos: s.position, you: 'white', dice: s.dice, diceColor: s.position.turn,
+  if (!motion.busy) board.innerHTML = renderBoard({ pos: s.position, you: 'white', dice: s.dice, diceColor: s.position.turn,
     cube: s.cube, lastTurn: s.t === 'move' ? { color: s.d.color, moves: s.d.moves } : null });
   what.textContent = `${i + 1}/${steps.length} · ${label(s)} · pips White ${s.pips.white}, Black ${s.pips.black}`;
   document.getElementById('prev').disabled = document.getElementById('first').disabled = i === 0;
@@ -47,7 +59,13 @@ document.getElementById('replay-moves').addEventListener('click', e => {
   const li = e.target.closest('li[data-step]');
   if (li) go(Number(li.dataset.step));
 });
-const go = n => { i = Math.max(0, Math.min(steps.length - 1, n)); show(); };
+const go = n => {
+  const from = i;
+  i = Math.max(0, Math.min(steps.length - 1, n));
+  if (i === from + 1) motion.play(planEvent(asState(steps[from]), { t: steps[i].t, v: 1, game: 0, d: steps[i].d }, { you: 'white' }));
+  else motion.finish();
+  show();
+};
 document.getElementById('first').onclick = () => go(0);
 document.getElementById('prev').onclick = () => go(i - 1);
 document.getElementById('next').onclick = () => go(i + 1);

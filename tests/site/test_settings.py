@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_defaults_then_changes_are_kept_on_the_profile(alice):
-    assert settings_for(alice) == {"home": "right", "numbers": "mine", "animation": "normal",
+    assert settings_for(alice) == {"home": "right", "numbers": "mine", "animation": "auto",
                                             "theme": "auto", "autoroll": False, "forced": False,
                                             "confirm": True, "sound": True}
     services.player_update_settings(player=alice, changes={"theme": "dark", "home": "left", "sound": False})
