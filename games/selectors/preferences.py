@@ -2,9 +2,9 @@
 one browser. Every page that needs them reads :func:`settings_for`; the settings page and
 the game page's options write through ``games.services.player_update_settings``.
 
-=========  =======================================================================================  =========
+=========  =======================================================================================  ===========
 name       values                                                                                   default
-=========  =======================================================================================  =========
+=========  =======================================================================================  ===========
 home       ``right`` / ``left`` (your home board)                                                   ``right``
 numbers    ``mine`` (from your side) / ``white``                                                    ``mine``
 animation  ``auto`` (normal; off with reduced motion) / ``normal`` / ``fast`` / ``slow`` / ``off``  ``auto``
@@ -13,7 +13,8 @@ forced     play forced moves automatically                                      
 confirm    confirm a play before it is sent                                                         true
 sound      sounds (your turn, moves, dice)                                                          true
 theme      ``auto`` / ``light`` / ``dark``                                                          ``auto``
-=========  =======================================================================================  =========
+board      ``classic`` (wood) / ``green`` (tournament) / ``contrast`` (high contrast)               ``classic``
+=========  =======================================================================================  ===========
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ CHOICES = {
     "numbers": ("mine", "white"),
     "animation": ("auto", "normal", "fast", "slow", "off"),
     "theme": ("auto", "light", "dark"),
+    "board": ("classic", "green", "contrast"),
 }
 
 

@@ -349,6 +349,7 @@ CHOICE_LABELS = {
     "animation": [("auto", "As my device (normal, or off if it asks for reduced motion)"), ("normal", "Normal"),
                   ("fast", "Fast"), ("slow", "Slow"), ("off", "Off")],
     "theme": [("auto", "As my device"), ("light", "Light"), ("dark", "Dark")],
+    "board": [("classic", "Classic (wood)"), ("green", "Tournament green"), ("contrast", "High contrast")],
 }
 
 

@@ -63,6 +63,12 @@ export function cubeXY(cube, view) {
   return { x: g.trayX + TRAY / 2, y: cube.owner === me ? H / 2 + off : H / 2 - off };
 }
 
+// Gradients (their colours are the theme's, in game.css): light from the top left.
+const DEFS = '<defs><linearGradient id="bg-wood" x1="0" y1="0" x2="1" y2="1"><stop offset="0" class="wood-a"/><stop offset="1" class="wood-b"/></linearGradient>' +
+  '<radialGradient id="bg-felt" cx=".5" cy=".5" r=".75"><stop offset="0" class="felt-a"/><stop offset="1" class="felt-b"/></radialGradient>' +
+  '<radialGradient id="bg-chk-white" cx=".38" cy=".32" r=".75"><stop offset="0" class="chk-white-a"/><stop offset="1" class="chk-white-b"/></radialGradient>' +
+  '<radialGradient id="bg-chk-black" cx=".38" cy=".32" r=".75"><stop offset="0" class="chk-black-a"/><stop offset="1" class="chk-black-b"/></radialGradient></defs>';
+
 export function checker(x, y, color, cls = '', label = '') {
   return `<g class="checker ${color} ${cls}"><circle cx="${x}" cy="${y}" r="${R}"/>` +
     `<circle class="rim" cx="${x}" cy="${y}" r="${R - 7}"/>` +
@@ -107,7 +113,8 @@ export function renderBoard(view) {
   const sel = new Set(view.selectable || []), tgt = new Set(view.targets || []);
   const lastTo = new Set(view.lastTurn ? view.lastTurn.moves.map(m => m.to) : []);
   const lastFrom = new Set(view.lastTurn ? view.lastTurn.moves.map(m => m.from) : []);
-  let out = `<rect class="frame" x="0" y="0" width="${WIDTH}" height="${H}" rx="14"/>`;
+  // Sections in <g>s, each point's checkers in their own: patchBoard replaces only what changed.
+  let out = `<g class="ground">${DEFS}<rect class="frame" x="0" y="0" width="${WIDTH}" height="${H}" rx="14"/>`;
   out += `<rect class="felt" x="${g.boardX}" y="${M}" width="${6 * PW}" height="${H - 2 * M}"/>`;
   out += `<rect class="felt" x="${g.barX + BAR}" y="${M}" width="${6 * PW}" height="${H - 2 * M}"/>`;
   out += `<rect class="bar" x="${g.barX}" y="${M}" width="${BAR}" height="${H - 2 * M}"/>`;
@@ -126,10 +133,11 @@ export function renderBoard(view) {
       ? `<text class="label big" x="${x + PW / 2}" y="${top ? HALF + 8 : HALF + 50}">${number}</text>`
       : `<text class="label" x="${x + PW / 2}" y="${top ? M - 4 : H - 4}">${number}</text>`;
   }
+  out += '</g><g class="stacks">';
   // checkers on points
   for (let p = 1; p <= 24; p++) {
     const n = Math.abs(pos.board[p]);
-    if (!n) continue;
+    out += `${p > 1 ? '</g>' : ''}<g data-stack="${p}">`;
     const color = pos.board[p] > 0 ? 'white' : 'black';
     for (let i = 0; i < Math.min(n, 5); i++) {
       const { x, y } = checkerXY(p, i, you, flipped);
@@ -144,6 +152,7 @@ export function renderBoard(view) {
   const barCx = g.barX + BAR / 2;
   for (const color of [me, opp]) {
     const n = pos[color + 'Bar'];
+    out += `</g><g data-stack="bar-${color}">`;
     for (let i = 0; i < Math.min(n, 4); i++) {
       const { x, y } = placeXY({ at: 'bar', color, i }, view);
       const topmost = i === Math.min(n, 4) - 1;
@@ -156,17 +165,20 @@ export function renderBoard(view) {
   // borne-off checkers: the viewer's at the bottom of the tray, the opponent's at the top
   for (const [color, top] of [[me, false], [opp, true]]) {
     const n = pos[color + 'Off'];
+    out += `</g><g data-stack="off-${color}">`;
     for (let i = 0; i < n; i++) {
       const y = top ? M + 6 + i * 17 : H - M - 6 - 14 - i * 17;
       out += `<rect class="off ${color}" x="${g.trayX + 8}" y="${y}" width="${TRAY - 16}" height="14" rx="3"/>`;
     }
     if (n) out += `<text class="off-count" x="${g.trayX + TRAY / 2}" y="${top ? M + 6 + n * 17 + 14 : H - M - 6 - n * 17 - 4}">${n}</text>`;
   }
+  out += '</g></g><g class="cube-layer">';
   // the cube: centred on the bar, or on its owner's side
   if (view.cube && view.cube.enabled) {
     const { x, y } = cubeXY(view.cube, view);
     out += cubeMarkup(x, y, view.cube.value);
   }
+  out += '</g><g class="dice-layer">';
   // dice: in the half of whoever rolled them (the viewer's on the right); on a small board
   // (bigLabels) the point numbers fill the middle strip, so the dice stand in the tray
   if (view.dice) {
@@ -176,6 +188,7 @@ export function renderBoard(view) {
       out += die(x, y, d, view.diceColor, used[i], s);
     }
   }
+  out += '</g><g class="marks">';
   // targets (drawn over checkers) and the keyboard cursor
   for (const t of tgt) {
     if (t === 'off') {
@@ -193,6 +206,7 @@ export function renderBoard(view) {
       : checkerXY(c, 0, you, flipped);
     out += `<circle class="cursor" cx="${xy.x}" cy="${xy.y}" r="${R + 5}"/>`;
   }
+  out += '</g><g class="hits">';
   // hit areas: whole points, the bar and the tray (for clicks, taps and drops)
   for (let p = 1; p <= 24; p++) {
     const { col, top } = place(p, you, flipped);
@@ -200,7 +214,33 @@ export function renderBoard(view) {
   }
   out += `<rect class="hit" data-hit="bar" x="${g.barX}" y="${M}" width="${BAR}" height="${H - 2 * M}"/>`;
   out += `<rect class="hit" data-hit="off" x="${g.trayX}" y="${M}" width="${TRAY}" height="${H - 2 * M}"/>`;
-  return out;
+  return out + '</g>';
+}
+
+const sameAttributes = (a, b) => a.attributes.length === b.attributes.length &&
+  [...a.attributes].every(at => b.getAttribute(at.name) === at.value);
+
+function sync(cur, next, depth) {
+  const want = [...next.childNodes];
+  want.forEach((node, k) => {
+    const have = cur.childNodes[k];
+    if (!have) cur.appendChild(node);
+    else if (have.isEqualNode(node)) return;
+    else if (depth > 0 && have.nodeName === node.nodeName && have.nodeType === 1 && sameAttributes(have, node)) sync(have, node, depth - 1);
+    else cur.replaceChild(node, have);
+  });
+  while (cur.childNodes.length > want.length) cur.removeChild(cur.lastChild);
+}
+
+/**
+ * Put ``markup`` (renderBoard's, maybe more) in the SVG ``el``, changing only the parts that
+ * differ (a point's stack, the dice, the marks): the page restyles a few nodes, not the board.
+ * The result is the same as ``el.innerHTML = markup``.
+ */
+export function patchBoard(el, markup) {
+  const next = el.ownerDocument.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  next.innerHTML = markup;
+  sync(el, next, 2);
 }
 
 /** The hit area (point number, 'bar' or 'off') under a client position, or null. */

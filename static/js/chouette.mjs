@@ -2,7 +2,7 @@
 // sends, the board and the buttons. The player on roll moves the checkers on the board as in
 // a match (board_input.mjs), and a team member who may consult moves them to suggest a play.
 // The pure part is chouette_state.mjs; window.ch exposes the state for tests.
-import { renderBoard } from './board.mjs';
+import { patchBoard, renderBoard } from './board.mjs';
 import { boardInput } from './board_input.mjs';
 import {
   boardState, canMove, canSuggest, cubeRows, decisionButtons, lineRows, nameOf, offersFor, playText,
@@ -127,10 +127,10 @@ function chouetteMotion(before, after) {
 function drawPlay() {
   const g = S.st && S.st.game, b = S.board;
   const movable = !!g && canMoveNow(b);
-  if (!motion.busy) $('board').innerHTML = g ? renderBoard({
+  if (!motion.busy) patchBoard($('board'), g ? renderBoard({
     ...playView(b), you: b.you, flipped: false, cursor: input.cursor, dice: g.dice, diceColor: b.turn,
     lastTurn: !b.partial.length && g.lastPlay && g.lastPlay.length ? { color: g.lastMover === 'box' ? 'white' : 'black', moves: g.lastPlay } : null,
-  }) : '';
+  }) : '');
   $('board').classList.toggle('my-move', movable);
   const moving = movable && canMove(S.st, S.you), passing = movable && mustPass(b);
   $('plays').hidden = !movable;

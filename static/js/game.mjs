@@ -2,12 +2,13 @@
 // the buttons and the render. The game logic is state.mjs's and play.mjs's (pure); the board's
 // input is board_input.mjs, the panels game_panels.mjs, the clocks game_clocks.mjs.
 import * as S from './state.mjs';
-import { renderBoard } from './board.mjs';
+import { patchBoard, renderBoard } from './board.mjs';
 import { boardInput } from './board_input.mjs';
 import { playView } from './play.mjs';
 import { planEvent, speedFactor } from './motion.mjs';
 import { motionPlayer } from './motion_player.mjs';
-import { loadOptions, saveOption, sounds, turnNotice } from './prefs.mjs';
+import { loadOptions, saveOption, saveVolume, turnNotice } from './prefs.mjs';
+import { sounds } from './sound.mjs';
 import { $, skipToBoard, toaster } from './lib/dom.mjs';
 import { openSocket } from './lib/socket.mjs';
 import { clockOffset, claimIn, tickClocks } from './game_clocks.mjs';
@@ -79,9 +80,13 @@ function flush() {
     if (G.hold && nextGameMsg(msg)) { G.hold.msgs.push(msg); continue; }
     if (msg.t === 'move' && msg.v === G.state.version + 1 && msg.game === G.state.game) {
       const { hits } = S.applySteps(G.state, msg.d.color, msg.d.moves);
-      (hits ? SOUND.hit : SOUND.move)();
+      (hits ? SOUND.hit : msg.d.moves.some(s => s.to === 'off') ? SOUND.bearOff : SOUND.move)();
     }
-    if (msg.t === 'roll' && msg.v === G.state.version + 1) SOUND.roll();
+    if (msg.v === G.state.version + 1) {
+      if (msg.t === 'roll' || (msg.t === 'opening_roll' && msg.d.first)) SOUND.roll();
+      else if (['double', 'take', 'beaver', 'raccoon'].includes(msg.t)) SOUND.cube();
+      else if (msg.t === 'game_end') (msg.d.matchOver ? SOUND.matchEnd : SOUND.gameEnd)();
+    }
     // the movement of this event (motion.mjs), shown before the state it leads to; a snapshot
     // of another position (a resync, the next game) jumps there at once
     if (msg.t === 'snapshot') jump = jump || msg.d.game !== G.state.game || (msg.v ?? msg.d.version) !== G.state.version;
@@ -172,6 +177,9 @@ function noticeTurn() {
   const state = G.state;
   turnNotice(!!state.you && state.actor === state.you && state.status !== 'finished' && document.visibilityState === 'hidden');
 }
+const volume = $('opt-volume');
+volume.value = Math.round(opts.volume * 100);
+volume.addEventListener('input', () => { opts.volume = volume.value / 100; saveVolume(opts.volume); });
 $('copy-posid').addEventListener('click', async () => {
   const field = $('position-id'); field.select();
   try { await navigator.clipboard.writeText(field.value); } catch { document.execCommand('copy'); }
@@ -212,7 +220,7 @@ function render() {
   const state = G.state;
   const svg = renderBoard(boardView(state));
   lastBig = boardEl.clientWidth < 600;
-  if (!motion.busy && svg !== lastSvg) { boardEl.innerHTML = svg; lastSvg = svg; }   // moving: the player draws
+  if (!motion.busy && svg !== lastSvg) { patchBoard(boardEl, svg); lastSvg = svg; }   // moving: the player draws
   boardEl.classList.toggle('my-move', S.canMoveNow(state));
   renderPanels(G);
   $('board-desc').textContent = S.describe(state);

@@ -1,5 +1,5 @@
 // The replay viewer: steps through a finished game's events (GET /games/<id>/replay.json).
-import { renderBoard } from './board.mjs';
+import { patchBoard, renderBoard } from './board.mjs';
 import { cap, esc } from './lib/dom.mjs';
 import { planEvent, speedFactor } from './motion.mjs';
 import { motionPlayer } from './motion_player.mjs';
@@ -35,8 +35,8 @@ const asState = s => ({ ...s.position, version: 0, game: 0, dice: s.dice, actor:
 function show() {
   const s = steps[i];
   if (!s) return;
-  if (!motion.busy) board.innerHTML = renderBoard({ pos: s.position, you: 'white', dice: s.dice, diceColor: s.position.turn,
-    cube: s.cube, lastTurn: s.t === 'move' ? { color: s.d.color, moves: s.d.moves } : null });
+  if (!motion.busy) patchBoard(board, renderBoard({ pos: s.position, you: 'white', dice: s.dice, diceColor: s.position.turn,
+    cube: s.cube, lastTurn: s.t === 'move' ? { color: s.d.color, moves: s.d.moves } : null }));
   what.textContent = `${i + 1}/${steps.length} · ${label(s)} · pips White ${s.pips.white}, Black ${s.pips.black}`;
   document.getElementById('prev').disabled = document.getElementById('first').disabled = i === 0;
   document.getElementById('next').disabled = document.getElementById('last').disabled = i === steps.length - 1;

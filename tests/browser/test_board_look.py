@@ -54,6 +54,15 @@ def test_text_on_the_game_page_is_readable_in_both_themes(site_server, new_page,
             ratio = alice.evaluate(CONTRAST_JS, selector)
             assert ratio >= 4.5, (theme, selector, round(ratio, 2))
         shoot(alice, screenshots, f"tutor-{theme}")
+    # the board's three looks (the "board" setting): each its own colours, chosen on <html>
+    assert alice.get_attribute("html", "data-board") == "classic"
+    looks = set()
+    for board in ("classic", "green", "contrast"):
+        alice.evaluate("b => { document.documentElement.dataset.board = b; }", board)
+        looks.add(alice.eval_on_selector("#board .point.dark", "p => getComputedStyle(p).fill") +
+                  alice.eval_on_selector("#board .felt", "f => getComputedStyle(f).fill"))
+        alice.screenshot(path=str(screenshots / f"board-look-{board}.png"))
+    assert len(looks) == 3, looks
 
 
 def _overlap(a, b):

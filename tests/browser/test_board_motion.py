@@ -20,22 +20,40 @@ OPENING = [{"from": 8, "to": 5}, {"from": 6, "to": 5}]  # White's 3-1
 # The board on screen equals what a render with no animation draws (the same serialisation).
 FINAL = """() => { const t = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
   t.innerHTML = bg.boardMarkup(); return t.innerHTML === document.getElementById('board').innerHTML; }"""
-SETTLED = "() => document.getElementById('board').dataset.animating !== '1' && !document.querySelector('#board .sprite')"
+SETTLED = "() => document.getElementById('board').dataset.animating !== '1' && !document.querySelector('.sprite')"
 
-# The checker going 8 -> 5 is, when sampled, strictly between the two points (it slides).
-HALF_WAY = """() => {
-  const s = document.querySelector('#board .sprite.checker[data-via="8 5"]');
-  if (!s) return null;
-  const c = r => (r.left + r.right) / 2, box = s.getBoundingClientRect();
-  const a = c(document.querySelector('#board [data-hit="8"]').getBoundingClientRect());
-  const b = c(document.querySelector('#board [data-hit="5"]').getBoundingClientRect());
-  const x = c(box), lo = Math.min(a, b), hi = Math.max(a, b), margin = (hi - lo) * 0.15;
-  return x > lo + margin && x < hi - margin ? {x, a, b} : null;
-}"""
+# The checker going 8 -> 5, sampled at the start and half way through its animation (paused
+# there for the reading, then let go on): half way it is strictly between its two points.
+SAMPLE_HALF_WAY = """() => { window.halfWay = null;
+  const c = el => { const r = el.getBoundingClientRect(); return (r.left + r.right) / 2; };
+  new MutationObserver(() => {
+    const s = document.querySelector('.sprite.checker[data-via="8 5"]');
+    const [a] = s ? s.getAnimations() : [];
+    if (!a || window.halfWay) return;
+    const was = a.currentTime;
+    a.pause();
+    a.currentTime = 0;
+    const start = c(s);
+    a.currentTime = a.effect.getComputedTiming().duration / 2;
+    window.halfWay = { start, x: c(s), a: c(document.querySelector('#board [data-hit="8"]')),
+                       b: c(document.querySelector('#board [data-hit="5"]')) };
+    a.currentTime = was;
+    a.play();
+  }).observe(document.body, {childList: true, subtree: true}); }"""
+
+
+def _assert_half_way(page):
+    page.wait_for_function("() => window.halfWay")
+    h = page.evaluate("() => window.halfWay")
+    lo, hi = sorted((h["a"], h["b"]))
+    margin = (hi - lo) * 0.15
+    assert abs(h["start"] - h["a"]) < 2, h  # it starts on the 8-point
+    assert lo + margin < h["x"] < hi - margin, h  # half way it is between the points, not on either
+
 
 WATCH_SPRITES = """() => { window.spritesSeen = 0;
-  new MutationObserver(() => { window.spritesSeen += document.querySelectorAll('#board .sprite').length; })
-    .observe(document.getElementById('board'), {childList: true, subtree: true}); }"""
+  new MutationObserver(() => { window.spritesSeen += document.querySelectorAll('.sprite').length; })
+    .observe(document.body, {childList: true, subtree: true}); }"""
 
 
 class Valve:
@@ -75,13 +93,13 @@ def test_an_opponents_move_slides_and_ends_on_the_servers_position(site_server, 
     base, _ = site_server
     white, black, _ = start_match(site_server, new_page, length=3, names=("hana", "ivo"))
     slow, slow_valve = _spectator(base, new_page, white.url, "slowwatch", "slow")
+    slow.evaluate(SAMPLE_HALF_WAY)
     still, _ = _spectator(base, new_page, white.url, "stillwatch", "off")
     still.evaluate(WATCH_SPRITES)
     version = game_state(white)["version"]
     click_play(white, OPENING)
     # slow: sampled half way, the checker is between its points; then the board is the server's
-    sample = slow.wait_for_function(HALF_WAY, polling="raf").json_value()
-    assert sample["x"] != sample["a"] and sample["x"] != sample["b"]
+    _assert_half_way(slow)
     slow.screenshot(path=str(screenshots / "move-half-way-desktop.png"))
     slow.wait_for_function(SETTLED)
     assert slow.evaluate(FINAL)
@@ -153,9 +171,9 @@ def test_the_replay_moves_one_step_forward_and_jumps_elsewhere(site_server, new_
     steps = white.eval_on_selector_all("#replay-moves li button", "bs => bs.map(b => b.textContent)")
     move = next(k for k, text in enumerate(steps) if "8/5 6/5" in text)
     white.click(f'#replay-moves li[data-step="{move - 1}"] button')
-    white.evaluate(WATCH_SPRITES)
+    white.evaluate(SAMPLE_HALF_WAY)
     white.click("#next")
-    white.wait_for_function(HALF_WAY, polling="raf")
+    _assert_half_way(white)
     white.wait_for_function(SETTLED)
     moved = white.inner_html("#board")
     white.click("#first")
