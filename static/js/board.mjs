@@ -181,6 +181,12 @@ export function renderBoard(view) {
   out += '</g><g class="dice-layer">';
   // dice: in the half of whoever rolled them (the viewer's on the right); on a small board
   // (bigLabels) the point numbers fill the middle strip, so the dice stand in the tray
+  if (view.rollPrompt && !view.dice) {   // the dice to throw, in the roller's half: a click rolls them
+    for (const i of [0, 1]) {
+      const { x, y, s } = diceXY({ ...view, diceColor: view.you || 'white' }, i, 2);
+      out += `<g class="die roll-me ${view.you || 'white'}" data-roll="${i}"><rect x="${x - s / 2}" y="${y - s / 2}" width="${s}" height="${s}" rx="${8 * s / 44}"/></g>`;
+    }
+  }
   if (view.dice) {
     const used = view.usedDice || [];
     for (const [i, d] of view.dice.entries()) {

@@ -55,9 +55,18 @@ export function boardInput({ board, dragLayer, get, set, render, confirm, enter 
   board.addEventListener('pointerup', e => {
     if (!drag) return;
     const d = drag;
-    drag = null; dragLayer.innerHTML = '';
-    if (!d.moved) activate(d.p);
-    else apply(dropOn(get(), d.p, hitAt(e.clientX, e.clientY)));
+    if (!d.moved) { drag = null; dragLayer.innerHTML = ''; activate(d.p); return; }
+    drag = null;
+    const from = board.querySelector('.checker.selected circle');
+    const result = dropOn(get(), d.p, hitAt(e.clientX, e.clientY));
+    apply(result);
+    if (result.moved || !from || !dragLayer.firstChild || !dragLayer.firstChild.animate) { dragLayer.innerHTML = ''; return; }
+    // dropped where it cannot go: the checker slides back to its point
+    const ghost = dragLayer.firstChild, c = ghost.querySelector('circle');
+    const dx = from.getAttribute('cx') - c.getAttribute('cx'), dy = from.getAttribute('cy') - c.getAttribute('cy');
+    ghost.classList.add('returning');
+    ghost.animate([{ transform: 'translate(0, 0)' }, { transform: `translate(${dx}px, ${dy}px)` }], { duration: 180, easing: 'ease-out' })
+      .finished.then(() => { if (dragLayer.firstChild === ghost) dragLayer.innerHTML = ''; }, () => {});
   });
   board.addEventListener('pointercancel', () => { drag = null; dragLayer.innerHTML = ''; });
 

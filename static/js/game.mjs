@@ -214,6 +214,17 @@ const boardView = state => ({
   ...playView(state), you: state.you, numbers: opts.numbers, flipped: opts.flip, cursor: input.cursor,
   dice: state.phase === 'move' ? state.dice : null, diceColor: (state.phase === 'move' && state.actor) || state.turn, cube: state.cube,
   lastTurn: state.partial.length ? null : state.lastTurn, bigLabels: boardEl.clientWidth < 600,
+  rollPrompt: !!state.you && state.actor === state.you && state.phase === 'turn' && state.status !== 'finished' &&
+    !state.flagsStale && G.sent !== state.version,
+});
+
+// Rolling by hand: a click on the dice drawn in your half (as the Roll button).
+boardEl.addEventListener('click', e => {
+  const hit = [...boardEl.querySelectorAll('.roll-me')].some(d => {
+    const r = d.getBoundingClientRect();
+    return e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
+  });
+  if (hit && G.state.phase === 'turn' && G.state.actor === G.state.you) act('roll');
 });
 
 function render() {

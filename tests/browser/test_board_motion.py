@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.browser.helpers import click_play, game_state, sign_up
+from tests.browser.helpers import click_play, drag_checker, game_state, sign_up
 from tests.browser.test_board_look import _set_setting
 from tests.browser.test_site import start_match
 
@@ -180,3 +180,24 @@ def test_the_replay_moves_one_step_forward_and_jumps_elsewhere(site_server, new_
     white.click(f'#replay-moves li[data-step="{move}"] button')  # a jump: no movement, the same board
     assert white.inner_html("#board") == moved
     assert white.get_attribute("#replay", "data-step") == str(move)
+
+
+def test_rolling_by_clicking_the_dice_and_a_bad_drop_slides_back(site_server, new_page):
+    white, black, _ = start_match(site_server, new_page, length=3, names=("pia", "quin"), rolls=([3], [1], [4, 2]))
+    click_play(white, OPENING)
+    # Black's turn: the dice to throw are drawn in his half; a click on them rolls
+    black.wait_for_selector("#board .die.roll-me")
+    assert white.locator("#board .die.roll-me").count() == 0, "only the player on roll gets them"
+    box = black.locator("#board .die.roll-me").first.bounding_box()
+    black.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # a person clicks there
+    black.wait_for_function("() => bg.state.phase === 'move' && bg.state.actor === 'black'")
+    assert game_state(black)["legal"]
+    # a checker dropped where it cannot go slides back (an animation), and nothing is played
+    black.wait_for_function(SETTLED)
+    black.evaluate("""() => { window.returned = 0; new MutationObserver(() => {
+      if (document.querySelector('#drag-layer .returning')) window.returned += 1; })
+      .observe(document.getElementById('drag-layer'), {childList: true, subtree: true, attributes: true}); }""")
+    drag_checker(black, 12, 15)  # with 4-2, 15 is no target of the 12-point
+    black.wait_for_function("() => window.returned > 0")
+    black.wait_for_function("() => !document.querySelector('#drag-layer *')")
+    assert black.evaluate("() => bg.state.partial.length") == 0
