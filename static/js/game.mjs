@@ -5,7 +5,7 @@ import * as S from './state.mjs';
 import { patchBoard, renderBoard } from './board.mjs';
 import { boardInput } from './board_input.mjs';
 import { playView } from './play.mjs';
-import { planEvent, speedFactor } from './motion.mjs';
+import { planEvent, planMove, speedFactor } from './motion.mjs';
 import { motionPlayer } from './motion_player.mjs';
 import { loadOptions, saveOption, saveVolume, turnNotice } from './prefs.mjs';
 import { sounds } from './sound.mjs';
@@ -150,7 +150,7 @@ const input = boardInput({
   get: () => G.state, set: s => { G.state = s; }, render,
   confirm: play => gated('move', { moves: play }),
   enter: () => { if (G.state.phase === 'turn' && G.state.actor === G.state.you) act('roll'); },
-  moved: () => SOUND.move(),
+  moved: dragged => { SOUND.move(); if (!dragged) slideOwnStep(); },
   options: () => opts,
 });
 
@@ -208,6 +208,14 @@ const motion = motionPlayer({
   idle: () => { lastSvg = ''; render(); },
   factor: () => speedFactor(opts.animation, reducedMotion.matches),
 });
+
+/** A checker the player moved by a click or a key slides there (a dragged one is there already). */
+function slideOwnStep() {
+  const state = G.state, steps = state.partial[state.partial.length - 1];
+  if (!steps || motion.busy) return;
+  const before = S.currentPosition({ ...state, partial: state.partial.slice(0, -1) });
+  motion.play(planMove(before, state.you, steps, motionView(), { dice: state.dice, diceColor: state.you, cube: state.cube }));
+}
 
 /** What the board shows of ``state``, when nothing moves. */
 const boardView = state => ({

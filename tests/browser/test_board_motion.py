@@ -96,8 +96,14 @@ def test_an_opponents_move_slides_and_ends_on_the_servers_position(site_server, 
     slow.evaluate(SAMPLE_HALF_WAY)
     still, _ = _spectator(base, new_page, white.url, "stillwatch", "off")
     still.evaluate(WATCH_SPRITES)
+    white.evaluate(WATCH_SPRITES)
     version = game_state(white)["version"]
     click_play(white, OPENING)
+    # the mover's own clicks slide the checker too, and his board ends as a plain render
+    assert white.evaluate("() => window.spritesSeen") > 0
+    white.wait_for_function(f"() => bg.state.version > {version}")
+    white.wait_for_function(SETTLED)
+    assert white.evaluate(FINAL)
     # slow: sampled half way, the checker is between its points; then the board is the server's
     _assert_half_way(slow)
     slow.screenshot(path=str(screenshots / "move-half-way-desktop.png"))
