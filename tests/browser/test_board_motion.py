@@ -10,7 +10,7 @@ import pytest
 
 from tests.browser.helpers import click_play, drag_checker, game_state, sign_up
 from tests.browser.test_board_look import _set_setting
-from tests.browser.test_site import start_match
+from tests.browser.test_site import shoot, start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -188,12 +188,13 @@ def test_the_replay_moves_one_step_forward_and_jumps_elsewhere(site_server, new_
     assert white.get_attribute("#replay", "data-step") == str(move)
 
 
-def test_rolling_by_clicking_the_dice_and_a_bad_drop_slides_back(site_server, new_page):
+def test_rolling_by_clicking_the_dice_and_a_bad_drop_slides_back(site_server, new_page, screenshots):
     white, black, _ = start_match(site_server, new_page, length=3, names=("pia", "quin"), rolls=([3], [1], [4, 2]))
     click_play(white, OPENING)
     # Black's turn: the dice to throw are drawn in his half; a click on them rolls
     black.wait_for_selector("#board .die.roll-me")
     assert white.locator("#board .die.roll-me").count() == 0, "only the player on roll gets them"
+    shoot(black, screenshots, "roll-by-hand")
     box = black.locator("#board .die.roll-me").first.bounding_box()
     black.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # a person clicks there
     black.wait_for_function("() => bg.state.phase === 'move' && bg.state.actor === 'black'")
