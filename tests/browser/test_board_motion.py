@@ -1,8 +1,10 @@
 """The board's movement in Chromium (issue 28): an opponent's checker slides (sampled half way,
 it is between its points), the speed setting is honoured (off: no sprite, the final board at
 once), a burst of held-back events and a reconnection end on the server's position, the
-player's own board ends equal to a render with no animation, and a tab in the background
-(no animation frames) still shows the final board and the your-turn notice."""
+player's own board ends equal to a render with no animation, a tab in the background (no
+animation frames) still shows the final board and the your-turn notice, a device asking for
+reduced motion sees nothing slide, the replay moves one step forward, the dice roll by a
+click and a bad drop slides back."""
 
 import re
 
@@ -141,7 +143,7 @@ def test_an_opponents_move_slides_and_ends_on_the_servers_position(site_server, 
     assert slow.inner_html("#board") == still.inner_html("#board")
 
 
-def test_a_background_tab_gets_the_final_board_and_the_turn_notice(site_server, new_page):
+def test_a_background_tab_gets_the_final_board_and_the_turn_notice_and_reduced_motion_is_still(site_server, new_page):
     base, _ = site_server
     white, black, _ = start_match(site_server, new_page, length=3, names=("jade", "kim"))
     # Black's tab goes to the background: hidden, and no animation frames come (as in Chromium)
@@ -150,8 +152,12 @@ def test_a_background_tab_gets_the_final_board_and_the_turn_notice(site_server, 
       Object.defineProperty(document, 'hidden', {get: () => true, configurable: true});
       window.requestAnimationFrame = () => 0;
       document.dispatchEvent(new Event('visibilitychange')); }""")
+    # White's device asks for reduced motion: with the default speed ("auto") nothing slides
+    white.emulate_media(reduced_motion="reduce")
+    white.evaluate(WATCH_SPRITES)
     version = game_state(white)["version"]
     click_play(white, OPENING)
+    assert white.evaluate("() => window.spritesSeen") == 0
     black.wait_for_function("() => document.title.startsWith('● Your turn')")
     assert "favicon-turn" in black.get_attribute("#favicon", "href")
     black.wait_for_function(f"() => bg.state.version > {version}")
