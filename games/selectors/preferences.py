@@ -2,23 +2,23 @@
 one browser. Every page that needs them reads :func:`settings_for`; the settings page and
 the game page's options write through ``games.services.player_update_settings``.
 
-==============  =========================================  ==========
-name            values                                     default
-==============  =========================================  ==========
-home            ``right`` / ``left`` (your home board)     ``right``
-numbers         ``mine`` (from your side) / ``white``      ``mine``
-animation       ``off`` / ``fast`` / ``normal``            ``normal``
-autoroll        roll automatically (never double)          false
-forced          play forced moves automatically            false
-confirm         confirm a play before it is sent           true
-sound           sounds (your turn, moves, dice)            true
-theme           ``auto`` / ``light`` / ``dark``            ``auto``
-language        ``""`` (the browser's) or a code of        ``""``
-                ``settings.LANGUAGES`` (docs/TRANSLATING.md)
-mail_turn       e-mail "your turn" (correspondence)        true
-mail_low        e-mail "your time is running low"          true
-push            the same notices by Web Push (browsers)    true
-==============  =========================================  ==========
+=========  =======================================================================================  ===========
+name       values                                                                                   default
+=========  =======================================================================================  ===========
+home       ``right`` / ``left`` (your home board)                                                   ``right``
+numbers    ``mine`` (from your side) / ``white``                                                    ``mine``
+animation  ``auto`` (normal; off with reduced motion) / ``normal`` / ``fast`` / ``slow`` / ``off``  ``auto``
+autoroll   roll automatically (never double)                                                        false
+forced     play forced moves automatically                                                          false
+confirm    confirm a play before it is sent                                                         true
+sound      sounds (your turn, moves, dice)                                                          true
+theme      ``auto`` / ``light`` / ``dark``                                                          ``auto``
+board      ``classic`` (wood) / ``green`` (tournament) / ``contrast`` (high contrast)               ``classic``
+language   ``""`` (the browser's) or a code of ``settings.LANGUAGES`` (docs/TRANSLATING.md)         ``""``
+mail_turn  e-mail "your turn" (correspondence)                                                      true
+mail_low   e-mail "your time is running low"                                                        true
+push       the same notices by Web Push (browsers)                                                  true
+=========  =======================================================================================  ===========
 
 The e-mail notices go only to a verified address (``games.services.notices``).
 """
@@ -33,8 +33,9 @@ from games.models import Player
 CHOICES = {
     "home": ("right", "left"),
     "numbers": ("mine", "white"),
-    "animation": ("normal", "fast", "off"),
+    "animation": ("auto", "normal", "fast", "slow", "off"),
     "theme": ("auto", "light", "dark"),
+    "board": ("classic", "green", "contrast"),
     "language": ("", *(code for code, _ in settings.LANGUAGES)),
 }
 

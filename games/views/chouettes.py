@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.selectors import chouettes as chouette_view, visibility
+from games.selectors import chouettes as chouette_view, preferences, visibility
 from games import services
 from games.errors import ServiceError
 from games.models import Chouette, ChouetteSeat, Player
@@ -65,7 +65,8 @@ def chouette_page(request, chouette_id):
     c, player = _viewable(request, chouette_id)
     invite = (request.build_absolute_uri(reverse("chouette_invite", args=[c.invite_code]))
               if visibility.may_see_chouette_invite(request.user, c) else None)
-    boot = {"chouette": c.pk, "you": player.pk if player else None, "invite": invite, "levels": _bot_levels()}
+    boot = {"chouette": c.pk, "you": player.pk if player else None, "invite": invite, "levels": _bot_levels(),
+            "animation": preferences.settings_for(player)["animation"]}
     return render(request, "chouette.html", {"chouette": c, "boot": boot})
 
 

@@ -293,8 +293,9 @@ def game_page(request, game_id):
 
 def game_replay(request, game_id):
     """``GET /games/<id>/replay/``: step through a finished game."""
-    game, _ = _watchable_game(request, game_id)
-    return render(request, "replay.html", {"game": game, "match": game.match})
+    game, player = _watchable_game(request, game_id)
+    animation = preferences.settings_for(player)["animation"]   # the board moves as in a game
+    return render(request, "replay.html", {"game": game, "match": game.match, "animation": animation})
 
 
 def game_replay_json(request, game_id):
@@ -369,8 +370,12 @@ def settings_json(request):
 CHOICE_LABELS = {  # lazy: worded in the language of the request that shows them
     "home": [("right", gettext_lazy("Home board on the right")), ("left", gettext_lazy("Home board on the left"))],
     "numbers": [("mine", gettext_lazy("Point numbers from my side")), ("white", gettext_lazy("Point numbers from White's side"))],
-    "animation": [("normal", gettext_lazy("Normal")), ("fast", gettext_lazy("Fast")), ("off", gettext_lazy("Off"))],
+    "animation": [("auto", gettext_lazy("As my device (normal, or off if it asks for reduced motion)")),
+                  ("normal", gettext_lazy("Normal")), ("fast", gettext_lazy("Fast")), ("slow", gettext_lazy("Slow")),
+                  ("off", gettext_lazy("Off"))],
     "theme": [("auto", gettext_lazy("As my device")), ("light", gettext_lazy("Light")), ("dark", gettext_lazy("Dark"))],
+    "board": [("classic", gettext_lazy("Classic (wood)")), ("green", gettext_lazy("Tournament green")),
+              ("contrast", gettext_lazy("High contrast"))],
     "language": [("", gettext_lazy("As my browser")), *settings.LANGUAGES],
 }
 

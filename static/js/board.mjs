@@ -37,21 +37,67 @@ export function checkerXY(p, i, you, flipped) {
   return { x, y };
 }
 
-function checker(x, y, color, cls = '', label = '') {
+/**
+ * Centre of a checker ``{at: p | 'bar' | 'off', color, i}`` (i: its place in the stack, 0 at
+ * the edge) for a view ``{you, flipped}``: the points, the bar (the viewer's checkers in the top
+ * half) and the tray (the viewer's at the bottom). What render and the animations share.
+ */
+export function placeXY(place, view) {
+  const you = view.you || 'white', g = geometry(view.flipped), i = place.i || 0;
+  if (place.at === 'bar') {
+    const dir = place.color === you ? -1 : 1;
+    return { x: g.barX + BAR / 2, y: H / 2 + dir * (R + 36 + Math.min(i, 3) * STEP) };
+  }
+  if (place.at === 'off') {
+    const top = place.color !== you;
+    return { x: g.trayX + TRAY / 2, y: (top ? M + 6 + i * 17 : H - M - 6 - 14 - i * 17) + 7 };
+  }
+  return checkerXY(place.at, Math.min(i, 4), you, view.flipped);
+}
+
+/** Centre of the cube ``{value, owner}``: on the bar, or on its owner's side of the tray. */
+export function cubeXY(cube, view) {
+  const g = geometry(view.flipped), me = view.you || 'white';
+  if (!cube.owner) return { x: g.barX + BAR / 2, y: H / 2 };
+  const off = view.bigLabels ? 86 : 50;   // a phone: the dice are in the tray's middle
+  return { x: g.trayX + TRAY / 2, y: cube.owner === me ? H / 2 + off : H / 2 - off };
+}
+
+// Gradients (their colours are the theme's, in game.css): light from the top left.
+const DEFS = '<defs><linearGradient id="bg-wood" x1="0" y1="0" x2="1" y2="1"><stop offset="0" class="wood-a"/><stop offset="1" class="wood-b"/></linearGradient>' +
+  '<radialGradient id="bg-felt" cx=".5" cy=".5" r=".75"><stop offset="0" class="felt-a"/><stop offset="1" class="felt-b"/></radialGradient>' +
+  '<radialGradient id="bg-chk-white" cx=".38" cy=".32" r=".75"><stop offset="0" class="chk-white-a"/><stop offset="1" class="chk-white-b"/></radialGradient>' +
+  '<radialGradient id="bg-chk-black" cx=".38" cy=".32" r=".75"><stop offset="0" class="chk-black-a"/><stop offset="1" class="chk-black-b"/></radialGradient></defs>';
+
+export function checker(x, y, color, cls = '', label = '') {
   return `<g class="checker ${color} ${cls}"><circle cx="${x}" cy="${y}" r="${R}"/>` +
     `<circle class="rim" cx="${x}" cy="${y}" r="${R - 7}"/>` +
     (label ? `<text x="${x}" y="${y + 6}" class="count">${esc(label)}</text>` : '') + '</g>';
+}
+
+export function cubeMarkup(x, y, value) {
+  return `<g class="cube" data-cube="${value}"><rect x="${x - 22}" y="${y - 22}" width="44" height="44" rx="6"/>` +
+    `<text x="${x}" y="${y + 8}">${value === 1 ? 64 : value}</text></g>`;
 }
 
 const PIPS = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
   4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
   6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] };
 
-function die(x, y, value, color, used) {
-  const s = 44;
-  let out = `<g class="die ${color}${used ? ' used' : ''}" data-die="${value}"><rect x="${x - s / 2}" y="${y - s / 2}" width="${s}" height="${s}" rx="8"/>`;
-  for (const [dx, dy] of PIPS[value] || []) out += `<circle cx="${x + dx * 11}" cy="${y + dy * 11}" r="4.6"/>`;
+export function die(x, y, value, color, used, s = 44) {
+  const k = s / 44;
+  let out = `<g class="die ${color}${used ? ' used' : ''}" data-die="${value}"><rect x="${x - s / 2}" y="${y - s / 2}" width="${s}" height="${s}" rx="${8 * k}"/>`;
+  for (const [dx, dy] of PIPS[value] || []) out += `<circle cx="${x + dx * 11 * k}" cy="${y + dy * 11 * k}" r="${4.6 * k}"/>`;
   return out + '</g>';
+}
+
+/** Centre and size of the i-th of n dice drawn. */
+export function diceXY(view, i, n) {
+  const g = geometry(view.flipped);
+  if (view.bigLabels) return { x: g.trayX + TRAY / 2, y: H / 2 + (i - (n - 1) / 2) * 46, s: 40 };
+  const right = view.diceColor === (view.you || 'white') ? !view.flipped : view.flipped;
+  const cx = right ? g.barX + BAR + 3 * PW : g.boardX + 3 * PW;
+  return { x: cx + (i - (n - 1) / 2) * 54, y: H / 2, s: 44 };
 }
 
 /**
@@ -67,7 +113,8 @@ export function renderBoard(view) {
   const sel = new Set(view.selectable || []), tgt = new Set(view.targets || []);
   const lastTo = new Set(view.lastTurn ? view.lastTurn.moves.map(m => m.to) : []);
   const lastFrom = new Set(view.lastTurn ? view.lastTurn.moves.map(m => m.from) : []);
-  let out = `<rect class="frame" x="0" y="0" width="${WIDTH}" height="${H}" rx="14"/>`;
+  // Sections in <g>s, each point's checkers in their own: patchBoard replaces only what changed.
+  let out = `<g class="ground">${DEFS}<rect class="frame" x="0" y="0" width="${WIDTH}" height="${H}" rx="14"/>`;
   out += `<rect class="felt" x="${g.boardX}" y="${M}" width="${6 * PW}" height="${H - 2 * M}"/>`;
   out += `<rect class="felt" x="${g.barX + BAR}" y="${M}" width="${6 * PW}" height="${H - 2 * M}"/>`;
   out += `<rect class="bar" x="${g.barX}" y="${M}" width="${BAR}" height="${H - 2 * M}"/>`;
@@ -86,10 +133,11 @@ export function renderBoard(view) {
       ? `<text class="label big" x="${x + PW / 2}" y="${top ? HALF + 8 : HALF + 50}">${number}</text>`
       : `<text class="label" x="${x + PW / 2}" y="${top ? M - 4 : H - 4}">${number}</text>`;
   }
+  out += '</g><g class="stacks">';
   // checkers on points
   for (let p = 1; p <= 24; p++) {
     const n = Math.abs(pos.board[p]);
-    if (!n) continue;
+    out += `${p > 1 ? '</g>' : ''}<g data-stack="${p}">`;
     const color = pos.board[p] > 0 ? 'white' : 'black';
     for (let i = 0; i < Math.min(n, 5); i++) {
       const { x, y } = checkerXY(p, i, you, flipped);
@@ -102,41 +150,51 @@ export function renderBoard(view) {
   }
   // the bar: the viewer's checkers in the top half (they enter there), the opponent's below
   const barCx = g.barX + BAR / 2;
-  for (const [color, dir] of [[me, -1], [opp, 1]]) {
+  for (const color of [me, opp]) {
     const n = pos[color + 'Bar'];
+    out += `</g><g data-stack="bar-${color}">`;
     for (let i = 0; i < Math.min(n, 4); i++) {
-      const y = H / 2 + dir * (R + 36 + i * STEP);
+      const { x, y } = placeXY({ at: 'bar', color, i }, view);
       const topmost = i === Math.min(n, 4) - 1;
       let cls = '';
       if (color === me && topmost && sel.has('bar')) cls += ' selectable';
       if (color === me && topmost && view.selected === 'bar') cls += ' selected';
-      out += checker(barCx, y, color, cls, topmost && n > 4 ? n : (n > 1 && topmost ? n : ''));
+      out += checker(x, y, color, cls, topmost && n > 4 ? n : (n > 1 && topmost ? n : ''));
     }
   }
   // borne-off checkers: the viewer's at the bottom of the tray, the opponent's at the top
   for (const [color, top] of [[me, false], [opp, true]]) {
     const n = pos[color + 'Off'];
+    out += `</g><g data-stack="off-${color}">`;
     for (let i = 0; i < n; i++) {
       const y = top ? M + 6 + i * 17 : H - M - 6 - 14 - i * 17;
       out += `<rect class="off ${color}" x="${g.trayX + 8}" y="${y}" width="${TRAY - 16}" height="14" rx="3"/>`;
     }
     if (n) out += `<text class="off-count" x="${g.trayX + TRAY / 2}" y="${top ? M + 6 + n * 17 + 14 : H - M - 6 - n * 17 - 4}">${n}</text>`;
   }
+  out += '</g></g><g class="cube-layer">';
   // the cube: centred on the bar, or on its owner's side
   if (view.cube && view.cube.enabled) {
-    const y = !view.cube.owner ? H / 2 : view.cube.owner === me ? H - M - 30 : M + 30;
-    const x = view.cube.owner ? g.trayX + TRAY / 2 : barCx;
-    const cy = view.cube.owner ? (view.cube.owner === me ? H / 2 + 50 : H / 2 - 50) : y;
-    out += `<g class="cube" data-cube="${view.cube.value}"><rect x="${x - 22}" y="${cy - 22}" width="44" height="44" rx="6"/>` +
-      `<text x="${x}" y="${cy + 8}">${view.cube.value === 1 ? 64 : view.cube.value}</text></g>`;
+    const { x, y } = cubeXY(view.cube, view);
+    out += cubeMarkup(x, y, view.cube.value);
   }
-  // dice: in the half of whoever rolled them (the viewer's on the right)
+  out += '</g><g class="dice-layer">';
+  // dice: in the half of whoever rolled them (the viewer's on the right); on a small board
+  // (bigLabels) the point numbers fill the middle strip, so the dice stand in the tray
+  if (view.rollPrompt && !view.dice) {   // the dice to throw, in the roller's half: a click rolls them
+    for (const i of [0, 1]) {
+      const { x, y, s } = diceXY({ ...view, diceColor: view.you || 'white' }, i, 2);
+      out += `<g class="die roll-me ${view.you || 'white'}" data-roll="${i}"><rect x="${x - s / 2}" y="${y - s / 2}" width="${s}" height="${s}" rx="${8 * s / 44}"/></g>`;
+    }
+  }
   if (view.dice) {
-    const right = view.diceColor === me ? !flipped : flipped;
-    const cx = (right ? g.barX + BAR + 3 * PW : g.boardX + 3 * PW);
     const used = view.usedDice || [];
-    view.dice.forEach((d, i) => { out += die(cx + (i - (view.dice.length - 1) / 2) * 54, H / 2, d, view.diceColor, used[i]); });
+    for (const [i, d] of view.dice.entries()) {
+      const { x, y, s } = diceXY(view, i, view.dice.length);
+      out += die(x, y, d, view.diceColor, used[i], s);
+    }
   }
+  out += '</g><g class="marks">';
   // targets (drawn over checkers) and the keyboard cursor
   for (const t of tgt) {
     if (t === 'off') {
@@ -154,6 +212,7 @@ export function renderBoard(view) {
       : checkerXY(c, 0, you, flipped);
     out += `<circle class="cursor" cx="${xy.x}" cy="${xy.y}" r="${R + 5}"/>`;
   }
+  out += '</g><g class="hits">';
   // hit areas: whole points, the bar and the tray (for clicks, taps and drops)
   for (let p = 1; p <= 24; p++) {
     const { col, top } = place(p, you, flipped);
@@ -161,7 +220,33 @@ export function renderBoard(view) {
   }
   out += `<rect class="hit" data-hit="bar" x="${g.barX}" y="${M}" width="${BAR}" height="${H - 2 * M}"/>`;
   out += `<rect class="hit" data-hit="off" x="${g.trayX}" y="${M}" width="${TRAY}" height="${H - 2 * M}"/>`;
-  return out;
+  return out + '</g>';
+}
+
+const sameAttributes = (a, b) => a.attributes.length === b.attributes.length &&
+  [...a.attributes].every(at => b.getAttribute(at.name) === at.value);
+
+function sync(cur, next, depth) {
+  const want = [...next.childNodes];
+  want.forEach((node, k) => {
+    const have = cur.childNodes[k];
+    if (!have) cur.appendChild(node);
+    else if (have.isEqualNode(node)) return;
+    else if (depth > 0 && have.nodeName === node.nodeName && have.nodeType === 1 && sameAttributes(have, node)) sync(have, node, depth - 1);
+    else cur.replaceChild(node, have);
+  });
+  while (cur.childNodes.length > want.length) cur.removeChild(cur.lastChild);
+}
+
+/**
+ * Put ``markup`` (renderBoard's, maybe more) in the SVG ``el``, changing only the parts that
+ * differ (a point's stack, the dice, the marks): the page restyles a few nodes, not the board.
+ * The result is the same as ``el.innerHTML = markup``.
+ */
+export function patchBoard(el, markup) {
+  const next = el.ownerDocument.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  next.innerHTML = markup;
+  sync(el, next, 2);
 }
 
 /** The hit area (point number, 'bar' or 'off') under a client position, or null. */

@@ -14,16 +14,17 @@ const FOCUSABLE = 'input, textarea, select, button, summary, a';
  * Wire the board's input. ``get()`` and ``set(state)`` read and replace the page's state
  * (state.mjs's shape); ``render()`` redraws; ``confirm(play)`` sends a completed play;
  * ``enter()`` is Enter when there is no play to make or confirm (the game page rolls);
- * ``moved()`` follows each checker moved (a sound); ``options()`` gives ``{confirm, numbers}``.
+ * ``moved(dragged)`` follows each checker moved (a sound; ``dragged``: it was carried there,
+ * not clicked); ``options()`` gives ``{confirm, numbers}``.
  * Returns ``{cursor, resetCursor(), undo(), confirmPlay()}``.
  */
 export function boardInput({ board, dragLayer, get, set, render, confirm, enter = () => {}, moved = () => {},
   options = () => ({ confirm: true }) }) {
   let cursor = null, drag = null, digits = '', digitTimer = null;
 
-  function apply({ state, moved: didMove }) {
+  function apply({ state, moved: didMove }, dragged = false) {
     set(state);
-    if (didMove) { cursor = null; moved(); }
+    if (didMove) { cursor = null; moved(dragged); }
     render();
     if (didMove && !options().confirm && completedPlay(get())) confirmPlay();
   }
@@ -55,9 +56,18 @@ export function boardInput({ board, dragLayer, get, set, render, confirm, enter 
   board.addEventListener('pointerup', e => {
     if (!drag) return;
     const d = drag;
-    drag = null; dragLayer.innerHTML = '';
-    if (!d.moved) activate(d.p);
-    else apply(dropOn(get(), d.p, hitAt(e.clientX, e.clientY)));
+    if (!d.moved) { drag = null; dragLayer.innerHTML = ''; activate(d.p); return; }
+    drag = null;
+    const from = board.querySelector('.checker.selected circle');
+    const result = dropOn(get(), d.p, hitAt(e.clientX, e.clientY));
+    apply(result, true);
+    if (result.moved || !from || !dragLayer.firstChild || !dragLayer.firstChild.animate) { dragLayer.innerHTML = ''; return; }
+    // dropped where it cannot go: the checker slides back to its point
+    const ghost = dragLayer.firstChild, c = ghost.querySelector('circle');
+    const dx = from.getAttribute('cx') - c.getAttribute('cx'), dy = from.getAttribute('cy') - c.getAttribute('cy');
+    ghost.classList.add('returning');
+    ghost.animate([{ transform: 'translate(0, 0)' }, { transform: `translate(${dx}px, ${dy}px)` }], { duration: 180, easing: 'ease-out' })
+      .finished.then(() => { if (dragLayer.firstChild === ghost) dragLayer.innerHTML = ''; }, () => {});
   });
   board.addEventListener('pointercancel', () => { drag = null; dragLayer.innerHTML = ''; });
 

@@ -2,17 +2,19 @@
 // sends, the board and the buttons. The player on roll moves the checkers on the board as in
 // a match (board_input.mjs), and a team member who may consult moves them to suggest a play.
 // The pure part is chouette_state.mjs; window.ch exposes the state for tests.
-import { renderBoard } from './board.mjs';
+import { patchBoard, renderBoard } from './board.mjs';
 import { boardInput } from './board_input.mjs';
 import {
   boardState, canMove, canSuggest, cubeNote, cubeRows, decisionButtons, lineRows, nameOf, offersFor, playText,
   roleOf, roleWord, roomWord, secondsLeft, settleableCubes, statusText, waitingFor, waitReason,
 } from './chouette_state.mjs';
-import { $, esc, toaster } from './lib/dom.mjs';
+import { $, esc, skipToBoard, toaster } from './lib/dom.mjs';
 import { gettext as _, interpolate } from './lib/i18n.mjs';
 import { openSocket, order } from './lib/socket.mjs';
 import { moveHint, partialFor, playView } from './play.mjs';
-import { canMoveNow, completedPlay, flatPartial, formatSteps, mustPass } from './state.mjs';
+import { applySteps, canMoveNow, completedPlay, flatPartial, formatSteps, mustPass } from './state.mjs';
+import { planMove, planRoll, speedFactor } from './motion.mjs';
+import { motionPlayer } from './motion_player.mjs';
 
 const boot = JSON.parse($('boot').textContent);
 const S = { version: 0, st: null, chat: [], you: boot.you, lastEnd: null, board: boardState({}, boot.you), sent: null };
@@ -44,7 +46,9 @@ function receive(msg) {
   S.version = msg.v;
   if (msg.t === 'game_end') S.lastEnd = msg.d;
   if (msg.state) {
+    const before = S.board;
     S.st = { ...msg.state, you: S.you };
+    motion.play(chouetteMotion(before, boardState(S.st, S.you)));
     render();
     if (S.lastEnd) showEnd();
   }
@@ -98,13 +102,36 @@ const input = boardInput({
   get: () => S.board, set: b => { S.board = b; }, render: drawPlay, confirm: sendPlay,
 });
 
+// The movement between two states of the table (motion.mjs): the last play slides when it is
+// new and leads from the board shown to the new one; new dice tumble in.
+const reduced = window.matchMedia && matchMedia('(prefers-reduced-motion: reduce)').matches;
+const motion = motionPlayer({
+  board: $('board'), idle: () => drawPlay(),
+  draw: ph => renderBoard({ pos: ph.pos, you: S.board.you, dice: ph.dice, diceColor: ph.diceColor, lastTurn: null }),
+  factor: () => speedFactor(boot.animation, reduced),
+});
+function chouetteMotion(before, after) {
+  const g = S.st.game, view = { you: after.you }, phases = [];
+  if (!g || before.game !== after.game) return [];
+  const roll = after.dice && (!before.dice || before.turnNumber !== after.turnNumber);
+  if (before.turnNumber !== after.turnNumber && g.lastPlay && g.lastPlay.length && !before.partial.length) {
+    const color = g.lastMover === 'box' ? 'white' : 'black';
+    const { pos } = applySteps(before, color, g.lastPlay);
+    const key = p => JSON.stringify([p.board, p.whiteBar, p.blackBar, p.whiteOff, p.blackOff]);
+    if (key(pos) !== key(after)) return [];   // not the next position: show it at once
+    phases.push(...planMove(before, color, g.lastPlay, view, { dice: before.dice, diceColor: color }));
+  }
+  if (roll) phases.push(...planRoll(after, after.turn, after.dice, view, { dice: null }));
+  return phases;
+}
+
 function drawPlay() {
   const g = S.st && S.st.game, b = S.board;
   const movable = !!g && canMoveNow(b);
-  $('board').innerHTML = g ? renderBoard({
+  if (!motion.busy) patchBoard($('board'), g ? renderBoard({
     ...playView(b), you: b.you, flipped: false, cursor: input.cursor, dice: g.dice, diceColor: b.turn,
     lastTurn: !b.partial.length && g.lastPlay && g.lastPlay.length ? { color: g.lastMover === 'box' ? 'white' : 'black', moves: g.lastPlay } : null,
-  }) : '';
+  }) : '');
   $('board').classList.toggle('my-move', movable);
   const moving = movable && canMove(S.st, S.you), passing = movable && mustPass(b);
   $('plays').hidden = !movable;
@@ -223,3 +250,4 @@ const socket = openSocket({   // opened last: its frames need the whole page
     if (st !== 'open') S.sent = null;
   },
 });
+skipToBoard($('board'));

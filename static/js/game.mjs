@@ -2,11 +2,14 @@
 // the buttons and the render. The game logic is state.mjs's and play.mjs's (pure); the board's
 // input is board_input.mjs, the panels game_panels.mjs, the clocks game_clocks.mjs.
 import * as S from './state.mjs';
-import { renderBoard } from './board.mjs';
+import { patchBoard, renderBoard } from './board.mjs';
 import { boardInput } from './board_input.mjs';
 import { playView } from './play.mjs';
-import { loadOptions, saveOption, sounds, turnNotice } from './prefs.mjs';
-import { $, toaster } from './lib/dom.mjs';
+import { planEvent, planMove, speedFactor } from './motion.mjs';
+import { motionPlayer } from './motion_player.mjs';
+import { loadOptions, saveOption, saveVolume, turnNotice } from './prefs.mjs';
+import { sounds } from './sound.mjs';
+import { $, skipToBoard, toaster } from './lib/dom.mjs';
 import { openSocket } from './lib/socket.mjs';
 import { clockOffset, claimIn, tickClocks } from './game_clocks.mjs';
 import { renderAway, renderControls, renderDialog, renderPanels, statusText } from './game_panels.mjs';
@@ -69,15 +72,25 @@ const nextGameMsg = msg => (msg.t === 'snapshot' ? msg.d.game : msg.game) !== G.
 function flush() {
   scheduled = false;
   const before = G.state;
+  const planned = [];
+  let jump = false;
   for (const msg of queue.splice(0)) {
     if (msg.t === 'error') { onError(msg.d); continue; }
     if (msg.t === 'suspended') { toast(`${msg.d.name} was suspended by an administrator: the match ends (a forfeit).`, 'suspended'); continue; }
     if (G.hold && nextGameMsg(msg)) { G.hold.msgs.push(msg); continue; }
     if (msg.t === 'move' && msg.v === G.state.version + 1 && msg.game === G.state.game) {
       const { hits } = S.applySteps(G.state, msg.d.color, msg.d.moves);
-      (hits ? SOUND.hit : SOUND.move)();
+      (hits ? SOUND.hit : msg.d.moves.some(s => s.to === 'off') ? SOUND.bearOff : SOUND.move)();
     }
-    if (msg.t === 'roll' && msg.v === G.state.version + 1) SOUND.roll();
+    if (msg.v === G.state.version + 1) {
+      if (msg.t === 'roll' || (msg.t === 'opening_roll' && msg.d.first)) SOUND.roll();
+      else if (['double', 'take', 'beaver', 'raccoon'].includes(msg.t)) SOUND.cube();
+      else if (msg.t === 'game_end') (msg.d.matchOver ? SOUND.matchEnd : SOUND.gameEnd)();
+    }
+    // the movement of this event (motion.mjs), shown before the state it leads to; a snapshot
+    // of another position (a resync, the next game) jumps there at once
+    if (msg.t === 'snapshot') jump = jump || msg.d.game !== G.state.game || (msg.v ?? msg.d.version) !== G.state.version;
+    else planned.push(...planEvent(G.state, msg, motionView()));
     const prevGame = G.state.game;
     G.state = S.reduce(G.state, msg);
     const state = G.state;
@@ -90,6 +103,7 @@ function flush() {
       socket.close(); location.assign(`/games/${state.rematch.game}/`); return;
     }
   }
+  if (jump) motion.finish(); else motion.play(planned);
   const state = G.state;
   if (state.version !== before.version || state.game !== before.game) { G.sent = null; input.resetCursor(); }
   if (state.actor !== before.actor && state.actor && state.you && before.actor !== null) {
@@ -136,7 +150,7 @@ const input = boardInput({
   get: () => G.state, set: s => { G.state = s; }, render,
   confirm: play => gated('move', { moves: play }),
   enter: () => { if (G.state.phase === 'turn' && G.state.actor === G.state.you) act('roll'); },
-  moved: () => SOUND.move(),
+  moved: dragged => { SOUND.move(); if (!dragged) slideOwnStep(); },
   options: () => opts,
 });
 
@@ -155,11 +169,17 @@ document.querySelectorAll('[data-resign]').forEach(btn => btn.addEventListener('
 $('rematch').addEventListener('click', () => { send('rematch', {}, false); $('rematch-note').textContent = 'Rematch offered: waiting for your opponent…'; });
 $('end-close').addEventListener('click', () => { $('end-dialog').hidden = true; });
 
-document.addEventListener('visibilitychange', noticeTurn);
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') motion.finish();   // no frames come to a hidden tab
+  noticeTurn();
+});
 function noticeTurn() {
   const state = G.state;
   turnNotice(!!state.you && state.actor === state.you && state.status !== 'finished' && document.visibilityState === 'hidden');
 }
+const volume = $('opt-volume');
+volume.value = Math.round(opts.volume * 100);
+volume.addEventListener('input', () => { opts.volume = volume.value / 100; saveVolume(opts.volume); });
 $('copy-posid').addEventListener('click', async () => {
   const field = $('position-id'); field.select();
   try { await navigator.clipboard.writeText(field.value); } catch { document.execCommand('copy'); }
@@ -179,21 +199,55 @@ for (const [id, name] of [['opt-forced', 'forced'], ['opt-autoroll', 'autoroll']
 
 // -- rendering ------------------------------------------------------------------------------------
 let lastSvg = '', lastBig = null;
+const reducedMotion = window.matchMedia ? matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
+const motionView = () => ({ you: G.state.you, flipped: opts.flip, bigLabels: boardEl.clientWidth < 600 });
+const motion = motionPlayer({
+  board: boardEl,
+  draw: phase => renderBoard({ ...motionView(), pos: phase.pos, numbers: opts.numbers, dice: phase.dice,
+    diceColor: phase.diceColor, cube: phase.cube, lastTurn: null }),
+  idle: () => { lastSvg = ''; render(); },
+  factor: () => speedFactor(opts.animation, reducedMotion.matches),
+});
+
+/** A checker the player moved by a click or a key slides there (a dragged one is there already). */
+function slideOwnStep() {
+  const state = G.state, steps = state.partial[state.partial.length - 1];
+  if (!steps || motion.busy) return;
+  const before = S.currentPosition({ ...state, partial: state.partial.slice(0, -1) });
+  motion.play(planMove(before, state.you, steps, motionView(), { dice: state.dice, diceColor: state.you, cube: state.cube }));
+}
+
+/** What the board shows of ``state``, when nothing moves. */
+const boardView = state => ({
+  ...playView(state), you: state.you, numbers: opts.numbers, flipped: opts.flip, cursor: input.cursor,
+  dice: state.phase === 'move' ? state.dice : null, diceColor: (state.phase === 'move' && state.actor) || state.turn, cube: state.cube,
+  lastTurn: state.partial.length ? null : state.lastTurn, bigLabels: boardEl.clientWidth < 600,
+  rollPrompt: !!state.you && state.actor === state.you && state.phase === 'turn' && state.status !== 'finished' &&
+    !state.flagsStale && G.sent !== state.version,
+});
+
+// Rolling by hand: a click on the dice drawn in your half (as the Roll button).
+boardEl.addEventListener('click', e => {
+  const hit = [...boardEl.querySelectorAll('.roll-me')].some(d => {
+    const r = d.getBoundingClientRect();
+    return e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
+  });
+  if (hit && G.state.phase === 'turn' && G.state.actor === G.state.you) act('roll');
+});
+
 function render() {
   const state = G.state;
-  const svg = renderBoard({
-    ...playView(state), you: state.you, numbers: opts.numbers, flipped: opts.flip, cursor: input.cursor,
-    dice: state.phase === 'move' ? state.dice : null, diceColor: (state.phase === 'move' && state.actor) || state.turn, cube: state.cube,
-    lastTurn: state.partial.length ? null : state.lastTurn, bigLabels: (lastBig = boardEl.clientWidth < 600),
-  });
-  if (svg !== lastSvg) { boardEl.innerHTML = svg; lastSvg = svg; }
+  const svg = renderBoard(boardView(state));
+  lastBig = boardEl.clientWidth < 600;
+  if (!motion.busy && svg !== lastSvg) { patchBoard(boardEl, svg); lastSvg = svg; }   // moving: the player draws
   boardEl.classList.toggle('my-move', S.canMoveNow(state));
   renderPanels(G);
   $('board-desc').textContent = S.describe(state);
   const root = $('game');
   root.dataset.version = state.version; root.dataset.phase = state.phase; root.dataset.actor = state.actor || '';
   root.dataset.game = state.game;
-  window.bg = { state, legalMoves: state.legalMoves, version: state.version };
+  window.bg = { state, legalMoves: state.legalMoves, version: state.version, animating: motion.busy,
+    boardMarkup: () => renderBoard(boardView(G.state)) };   // for tests: the board with no animation
 }
 
 setInterval(() => tickClocks(G.state, G.offset), 250);
@@ -216,6 +270,7 @@ const socket = openSocket({   // opened last: its frames need the whole page
     if (st !== 'open') G.sent = null;
   },
 });
+skipToBoard(boardEl);
 render();
 addEventListener('resize', () => { if ((boardEl.clientWidth < 600) !== lastBig) render(); });
 addEventListener('pagehide', () => socket.close());

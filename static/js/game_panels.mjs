@@ -92,7 +92,7 @@ export function renderControls(G) {
   }
   $('controls').querySelector('[data-act=confirm]').disabled = !S.completedPlay(state) || G.sent === state.version;
   $('status-line').textContent = statusText(G);
-  $('game-over-links').hidden = !G.hold;
+  $('game-over-links').hidden = !G.hold && state.status !== 'finished';   // a finished game's page too
   $('over-replay').href = `/games/${state.game}/replay/`;
   $('over-verify').href = `/games/${state.game}/verify/`;
   renderAway(G);

@@ -1,4 +1,4 @@
-// The game page's options, sounds and your-turn notice (used by game.mjs).
+// The game page's options and your-turn notice (used by game.mjs; the sounds: sound.mjs).
 import { csrfToken } from './lib/dom.mjs';
 
 /**
@@ -8,11 +8,19 @@ import { csrfToken } from './lib/dom.mjs';
 export function loadOptions(boot) {
   const prefs = boot.loggedIn ? {} : JSON.parse(localStorage.getItem('bg-prefs') || '{}');
   const saved = boot.settings || {};
-  document.documentElement.dataset.animation = saved.animation || 'normal';
-  return { forced: prefs.forced ?? !!saved.forced, autoroll: prefs.autoroll ?? !!saved.autoroll,
+  const animation = prefs.animation ?? saved.animation ?? 'auto';
+  document.documentElement.dataset.animation = animation;
+  return { animation, forced: prefs.forced ?? !!saved.forced, autoroll: prefs.autoroll ?? !!saved.autoroll,
     sound: prefs.sound ?? saved.sound !== false, flip: prefs.flip ?? saved.home === 'left',
-    confirm: saved.confirm !== false, numbers: saved.numbers || 'mine' };
+    confirm: saved.confirm !== false, numbers: saved.numbers || 'mine', volume: loadVolume() };
 }
+
+/** The sound volume (0..1): this device's, kept in this browser. */
+function loadVolume() {
+  const v = Number(localStorage.getItem('bg-volume') ?? 0.7);
+  return Number.isFinite(v) ? Math.max(0, Math.min(1, v)) : 0.7;
+}
+export const saveVolume = v => localStorage.setItem('bg-volume', String(v));
 
 /** Keep option ``name`` (changed in the page): on the profile (``POST /settings.json``), or here. */
 export function saveOption(boot, opts, name, onFail) {
@@ -20,32 +28,6 @@ export function saveOption(boot, opts, name, onFail) {
   const change = name === 'flip' ? { home: opts.flip ? 'left' : 'right' } : { [name]: opts[name] };
   fetch('/settings.json', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-CSRFToken': csrfToken() },
     body: JSON.stringify(change) }).then(r => { if (!r.ok) onFail(); }, onFail);
-}
-
-/** Tiny WebAudio beeps, silent while ``opts.sound`` is off. */
-export function sounds(opts) {
-  let audio = null;
-  function beep(freqs, dur = 0.07, type = 'sine', gain = 0.08) {
-    if (!opts.sound) return;
-    try {
-      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-      let t = audio.currentTime;
-      for (const f of freqs) {
-        const o = audio.createOscillator(), g = audio.createGain();
-        o.type = type; o.frequency.value = f;
-        g.gain.setValueAtTime(gain, t); g.gain.exponentialRampToValueAtTime(0.0001, t + dur);
-        o.connect(g).connect(audio.destination); o.start(t); o.stop(t + dur);
-        t += dur * 0.9;
-      }
-    } catch { /* no audio: stay quiet */ }
-  }
-  return {
-    roll: () => beep([520, 660, 590], 0.04, 'square', 0.03),
-    move: () => beep([880], 0.05, 'triangle'),
-    hit: () => beep([220, 150], 0.09, 'sawtooth', 0.05),
-    yourTurn: () => beep([660, 990], 0.09),
-    theirTurn: () => beep([440, 330], 0.08, 'sine', 0.05),
-  };
 }
 
 // Your turn in a background tab: the title and the icon change (the sound plays elsewhere).

@@ -1,7 +1,9 @@
 // The replay viewer: steps through a finished game's events (GET /games/<id>/replay.json).
-import { renderBoard } from './board.mjs';
+import { patchBoard, renderBoard } from './board.mjs';
 import { esc } from './lib/dom.mjs';
 import { gettext as _, interpolate } from './lib/i18n.mjs';
+import { planEvent, speedFactor } from './motion.mjs';
+import { motionPlayer } from './motion_player.mjs';
 import { colorName, kindWord } from './texts.mjs';
 
 const root = document.getElementById('replay'), board = document.getElementById('board'), what = document.getElementById('what');
@@ -33,12 +35,21 @@ const EVENTS = () => ({
   resign_reject: _('%(who)s resign reject'), resign_accept: _('%(who)s resign accept'), resign: _('%(who)s resign'),
   forfeit: _('%(who)s forfeit'), abort: _('%(who)s abort'),
 });
+// One step forward moves as in a game (motion.mjs); any other jump shows the position at once.
+const reduced = window.matchMedia && matchMedia('(prefers-reduced-motion: reduce)').matches;
+const motion = motionPlayer({
+  board, idle: () => show(),
+  draw: ph => renderBoard({ pos: ph.pos, you: 'white', dice: ph.dice, diceColor: ph.diceColor, cube: ph.cube }),
+  factor: () => speedFactor(root.dataset.animation, reduced),
+});
+const asState = s => ({ ...s.position, version: 0, game: 0, dice: s.dice, actor: s.position.turn, turn: s.position.turn,
+  cube: s.cube || { enabled: false }, partial: [] });
 
 function show() {
   const s = steps[i];
   if (!s) return;
-  board.innerHTML = renderBoard({ pos: s.position, you: 'white', dice: s.dice, diceColor: s.position.turn,
-    cube: s.cube, lastTurn: s.t === 'move' ? { color: s.d.color, moves: s.d.moves } : null });
+  if (!motion.busy) patchBoard(board, renderBoard({ pos: s.position, you: 'white', dice: s.dice, diceColor: s.position.turn,
+    cube: s.cube, lastTurn: s.t === 'move' ? { color: s.d.color, moves: s.d.moves } : null }));
   what.textContent = interpolate(_('%(step)s/%(steps)s · %(event)s · pips White %(white)s, Black %(black)s'),
     { step: i + 1, steps: steps.length, event: label(s), white: s.pips.white, black: s.pips.black }, true);
   document.getElementById('prev').disabled = document.getElementById('first').disabled = i === 0;
@@ -62,7 +73,13 @@ document.getElementById('replay-moves').addEventListener('click', e => {
   const li = e.target.closest('li[data-step]');
   if (li) go(Number(li.dataset.step));
 });
-const go = n => { i = Math.max(0, Math.min(steps.length - 1, n)); show(); };
+const go = n => {
+  const from = i;
+  i = Math.max(0, Math.min(steps.length - 1, n));
+  if (i === from + 1) motion.play(planEvent(asState(steps[from]), { t: steps[i].t, v: 1, game: 0, d: steps[i].d }, { you: 'white' }));
+  else motion.finish();
+  show();
+};
 document.getElementById('first').onclick = () => go(0);
 document.getElementById('prev').onclick = () => go(i - 1);
 document.getElementById('next').onclick = () => go(i + 1);

@@ -10,6 +10,7 @@ import pytest
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.dice import set_chouette_script
 from tests.browser.helpers import click_steps, drag_checker, sign_up
+from tests.browser.test_board_motion import SETTLED, WATCH_SPRITES
 from tests.live import Site
 from tests.support import require_chromium
 
@@ -234,10 +235,14 @@ def test_the_captain_moves_checkers_on_the_board_and_takes_a_suggestion(chouette
     captain.keyboard.press("5")  # and his 5 point takes it there
     captain.wait_for_selector("#play-confirm:not([disabled])")
     assert "8/5 6/5" in captain.text_content("#play-text")
+    box.evaluate(WATCH_SPRITES)  # the box sees the team's play move (issue 28)
     before = _version(captain)
     captain.keyboard.press("Enter")
     captain.wait_for_function("v => window.ch.version > v", arg=before)
     box.wait_for_function("() => window.ch.st.game.lastPlay.length === 2")
+    box.wait_for_function("() => window.spritesSeen > 0")
+    box.wait_for_function(SETTLED)
+    assert box.locator("#board .checker.black").count() == 15  # every black checker drawn once, none left moving
     last_play = "() => window.ch.st.game.lastPlay.map(s => `${s.from}/${s.to}`).sort()"
     assert box.evaluate(last_play) == ["17/20", "19/20"]
     assert crew.is_hidden("#plays"), "a member whose cube is not turned does not suggest"

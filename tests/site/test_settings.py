@@ -13,8 +13,8 @@ pytestmark = pytest.mark.django_db
 
 
 def test_defaults_then_changes_are_kept_on_the_profile(alice):
-    assert settings_for(alice) == {"home": "right", "numbers": "mine", "animation": "normal",
-                                            "theme": "auto", "autoroll": False, "forced": False,
+    assert settings_for(alice) == {"home": "right", "numbers": "mine", "animation": "auto",
+                                            "theme": "auto", "board": "classic", "autoroll": False, "forced": False,
                                             "confirm": True, "sound": True, "mail_turn": True, "mail_low": True, "push": True,
                                             "language": ""}
     services.player_update_settings(player=alice, changes={"theme": "dark", "home": "left", "sound": False})
@@ -37,12 +37,13 @@ def test_the_settings_page_and_json_write_the_profile(client, alice):
     client.force_login(alice.user)
     page = client.get("/settings/").content.decode()
     assert 'name="theme"' in page and 'name="home"' in page
-    response = client.post("/settings/", {"home": "left", "numbers": "white", "animation": "fast", "theme": "dark",
-                                          "sound": "on", "confirm": "on"})
+    response = client.post("/settings/", {"home": "left", "numbers": "white", "animation": "slow", "theme": "dark",
+                                          "board": "green", "sound": "on", "confirm": "on"})
     assert response.status_code == 302
     alice.refresh_from_db()
     assert alice.settings["numbers"] == "white" and alice.settings["autoroll"] is False
     assert 'data-theme="dark"' in client.get("/").content.decode()
+    assert 'data-board="green"' in client.get("/").content.decode() and alice.settings["animation"] == "slow"
     ok = client.post("/settings.json", json.dumps({"forced": True}), content_type="application/json")
     assert ok.json()["settings"]["forced"] is True
     bad = client.post("/settings.json", json.dumps({"forced": "x"}), content_type="application/json")

@@ -29,3 +29,9 @@ export function toaster(el, ms) {
     timer = setTimeout(() => { el.hidden = true; }, ms);
   };
 }
+
+/** The skip link (``#skip-board``) puts the focus on the board itself, not only scrolls to it. */
+export function skipToBoard(board) {
+  const link = document.getElementById('skip-board');
+  if (link) link.addEventListener('click', e => { e.preventDefault(); board.focus(); });
+}

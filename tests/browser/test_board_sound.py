@@ -1,0 +1,58 @@
+"""The board's sounds in Chromium (issue 28), the audio API spied on: a move, a roll and a
+hit are heard by both players (the sound's start calls are made), nothing plays before the
+first gesture, and a watcher with sounds off hears nothing."""
+
+import pytest
+
+from tests.browser.helpers import click_play, game_state, sign_up, wait_version
+from tests.browser.test_site import start_match
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+# Counts every start() of a sound source and lists the sounds the page played, in order.
+SPY = """() => { window.soundStarts = 0; window.heard = [];
+  for (const P of [AudioBufferSourceNode.prototype, OscillatorNode.prototype]) {
+    const start = P.start;
+    P.start = function (...args) { window.soundStarts += 1; return start.apply(this, args); };
+  }
+  addEventListener('bg-sound', e => window.heard.push(e.detail)); }"""
+
+
+def _heard(page):
+    return page.evaluate("() => window.heard")
+
+
+def test_moves_rolls_and_hits_are_heard_and_sound_off_is_silent(site_server, new_page):
+    base, _ = site_server
+    white, black, _ = start_match(site_server, new_page, length=3, names=("nia", "oto"), rolls=([3], [1], [4, 2]))
+    quiet = new_page()
+    sign_up(quiet, base, "quietwatch")
+    quiet.goto(white.url)
+    quiet.wait_for_function("() => window.bg && bg.state.phase === 'move' && document.body.dataset.connected === '1'")
+    for page in (white, black, quiet):
+        page.evaluate(SPY)
+    # before any gesture Black hears nothing, even when White moves
+    version = game_state(white)["version"]
+    quiet.click("details.options summary")  # a gesture, and sounds off
+    quiet.click("#opt-sound")
+    assert not quiet.is_checked("#opt-sound")
+    click_play(white, [{"from": 13, "to": 10}, {"from": 6, "to": 5}])  # blots on 10 and 5
+    wait_version(black, version + 1)
+    assert black.evaluate("() => window.soundStarts") == 0 and _heard(black) == []
+    assert "move" in _heard(white) and white.evaluate("() => window.soundStarts") > 0
+    # Black's first gesture is his roll: from now on he hears
+    black.wait_for_selector('[data-act="roll"]:visible')
+    black.click('[data-act="roll"]')
+    black.wait_for_function("() => window.heard.includes('roll')")
+    white.wait_for_function("() => window.heard.includes('roll')")
+    black.wait_for_function("() => bg.state.phase === 'move' && bg.state.actor === 'black'")
+    click_play(black, [{"from": 1, "to": 5}, {"from": 1, "to": 3}])  # 1/5* hits White's blot
+    try:
+        white.wait_for_function("() => window.heard.includes('hit')")
+    except Exception:
+        print(_heard(white), _heard(black), game_state(white)["board"], game_state(black)["version"], game_state(white)["version"])
+        raise
+    assert black.evaluate("() => window.soundStarts") > 0
+    # the watcher with sounds off heard none of it
+    wait_version(quiet, game_state(white)["version"])
+    assert quiet.evaluate("() => window.soundStarts") == 0 and _heard(quiet) == []
