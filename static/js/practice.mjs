@@ -14,6 +14,7 @@ let shown = null;   // the revealed play shown on the board, or null: the positi
 
 const num = (x, digits = 3) => formatNumber(Number(x), { minimumFractionDigits: digits, maximumFractionDigits: digits,
   signDisplay: 'exceptZero' });
+const amount = x => formatNumber(Math.abs(Number(x)), { minimumFractionDigits: 3, maximumFractionDigits: 3 });
 const colourWord = c => (c === 'white' ? _('White') : _('Black'));
 
 function choiceWord(ex, key) {
@@ -56,7 +57,7 @@ function showScore() {
   $('summary').hidden = !data.finished;
   if (data.finished) {
     $('final-score').textContent = interpolate(_('Best answer in %(correct)s of %(size)s exercises; equity given up: %(lost)s EMG.'),
-      { correct: data.correct, size: data.size, lost: num(data.lost) }, true);
+      { correct: data.correct, size: data.size, lost: amount(data.lost) }, true);
   }
 }
 
@@ -91,10 +92,10 @@ function show() {
     v.className = `practice-verdict ${ex.correct ? 'right' : 'wrong'}`;
     const best = choiceWord(ex, ex.best);
     let text = ex.correct ? interpolate(_('Right: %(best)s is the best choice.'), { best }, true)
-      : interpolate(_('Not the best: %(best)s was. Your answer gave up %(loss)s EMG.'), { best, loss: num(ex.loss) }, true);
+      : interpolate(_('Not the best: %(best)s was. Your answer gave up %(loss)s EMG.'), { best, loss: amount(ex.loss) }, true);
     if (ex.played) {
       text += ' ' + interpolate(_('In the match: %(played)s (gave up %(loss)s EMG).'),
-        { played: choiceWord(ex, ex.played), loss: num(ex.originalLoss) }, true);
+        { played: choiceWord(ex, ex.played), loss: amount(ex.originalLoss) }, true);
     }
     v.textContent = text;
   }

@@ -1,0 +1,93 @@
+"""Practice from one's own errors in Chromium, end to end: a member whose uploaded .mat was
+analysed (two games of the recorded house-bot match, 0-ply) starts a session from
+/practice/, answers every exercise by choosing among the candidate plays or cube actions,
+sees the verdict, the choices with their equities and the score, and finds the session in
+the history. Desktop and phone, with screenshots."""
+
+import re
+
+import pytest
+
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.live import Site
+
+pytestmark = [pytest.mark.browser]
+
+MAKE = """
+import json
+from games import services
+from games.analysis.game import analyse_match
+from games.models import Analysis
+fixture = json.load(open("tests/fixtures/analysis_match.json"))
+owner = services.player_register(username="casual", password=None)
+result = analyse_match(fixture["games"][:2], ply=0)
+a = Analysis.objects.create(source=Analysis.UPLOAD, owner=owner, depth=0, length=fixture["length"],
+                            white_name="casual", black_name="intermediate", result=result)
+print("RESULT " + json.dumps({"id": a.pk}))
+"""
+
+
+def _session(page, site, size, screenshots, name, answer_all):
+    page.goto(f"{site.url()}/practice/")
+    page.select_option("#size", str(size))
+    page.locator("#practice-start button[type=submit]").click()
+    page.wait_for_selector('#practice[data-status="asking"]', state="attached")
+    session_url = page.url
+    assert re.search(r"/practice/\d+/$", session_url)
+    assert page.locator("#board .checker, #board circle").count() > 0
+    page.screenshot(path=str(screenshots / f"practice-question-{name}.png"), full_page=True)
+    for n in range(1, size + 1):
+        assert page.locator("#practice").get_attribute("data-exercise") == str(n)
+        assert page.locator("#progress-line").inner_text() == f"Exercise {n} of {size}"
+        choices = page.locator("#choices button.choice")
+        assert choices.count() >= 2
+        choices.last.click()
+        page.wait_for_selector('#practice[data-status="answered"]', state="attached")
+        verdict = page.locator("#verdict").inner_text()
+        assert verdict.startswith(("Right:", "Not the best:")) and "In the match:" in verdict
+        rows = page.locator("#choices .alt")
+        assert rows.count() >= 2 and "(best" in rows.first.inner_text()
+        assert "your answer" in page.locator("#choices").inner_text()
+        if n == 1:
+            page.screenshot(path=str(screenshots / f"practice-answer-{name}.png"), full_page=True)
+            if page.locator("#choices .alt:not([disabled])").count():  # a play: shown on the board
+                before = page.locator("#board").inner_html()
+                page.locator("#choices .alt").first.click()
+                assert page.locator("#board").inner_html() != before
+        if not answer_all:
+            return session_url
+        if n < size:
+            page.locator("#next").click()
+    assert page.locator("#next").is_hidden()
+    summary = page.locator("#final-score").inner_text()
+    data = page.evaluate(f"fetch('{session_url[:-1]}.json').then(r => r.json())")
+    assert data["finished"] and data["answered"] == size
+    assert summary.startswith(f"Best answer in {data['correct']} of {size} exercises")
+    page.screenshot(path=str(screenshots / f"practice-end-{name}.png"), full_page=True)
+    return session_url
+
+
+def test_a_practice_session_end_to_end(browser, tmp_path, screenshots):
+    with Site(tmp_path / "site", webs=1, workers=0) as site:
+        made = site.shell(MAKE)
+        cookie = site.sessions(["casual"])["casual"]
+        for viewport, name, answer_all in ((DESKTOP, "desktop", True), (PHONE, "phone", False)):
+            context = browser.new_context(viewport=viewport)
+            context.set_default_timeout(15_000)
+            context.add_cookies([{"name": "sessionid", "value": cookie, "url": site.url()}])
+            page = context.new_page()
+            try:
+                # reached from the analysis page (desktop) and from the site's navigation (phone)
+                page.goto(f"{site.url()}/analysis/{made['id']}/")
+                page.locator("#practice-link" if name == "desktop" else "#nav-practice").click()
+                page.wait_for_url(re.compile(r"/practice/$"))
+                _session(page, site, 5, screenshots, name, answer_all)
+                assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+                page.goto(f"{site.url()}/practice/")
+                history = page.locator("#practice-history tbody tr")
+                assert history.count() >= 1
+                assert re.search(r"\d+ / 5 \(\d+%\)", history.first.inner_text())
+                page.screenshot(path=str(screenshots / f"practice-history-{name}.png"), full_page=True)
+            finally:
+                context.close()
+        assert not site.tracebacks(), site.logs()
