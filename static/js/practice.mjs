@@ -64,6 +64,7 @@ function showScore() {
 function show() {
   const ex = data.exercises[i];
   root.dataset.exercise = String(ex.number);
+  root.dataset.kind = ex.kind;
   root.dataset.status = ex.answered ? 'answered' : 'asking';
   $('progress-line').textContent = interpolate(_('Exercise %(n)s of %(size)s'), { n: ex.number, size: data.size }, true);
   const score = ex.matchLength ? interpolate(_('Score %(white)s–%(black)s in a %(length)s-point match'),
