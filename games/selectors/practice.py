@@ -168,8 +168,9 @@ def session_json(session: PracticeSession) -> dict:
 
 def practice_history(player: Player, limit: int = 30) -> list:
     """The player's sessions, newest first: ``{"id", "date", "size", "answered", "correct",
-    "lost", "finished"}``."""
+    "lost", "finished", "percent", "perAnswer"}`` (``perAnswer``: mEMG given up per answer)."""
     rows = PracticeSession.objects.filter(player=player).order_by("-pk")[:limit]
     return [{"id": s.pk, "date": s.created_at, "size": s.size, "answered": s.answered, "correct": s.correct,
              "lost": round(s.lost, 3), "finished": s.finished_at is not None,
-             "percent": round(100 * s.correct / s.size) if s.size else 0} for s in rows]
+             "percent": round(100 * s.correct / s.size) if s.size else 0,
+             "perAnswer": round(1000 * s.lost / s.answered, 1) if s.answered else None} for s in rows]

@@ -122,6 +122,7 @@ def test_a_session_start_answer_score_and_history(casual, result):
 
     page = client.get("/practice/").content.decode()
     assert "2 / 3 (67%)" in page and f"/practice/{session.pk}/" in page
+    assert f"<td>{round(1000 * session.lost / 3, 1)}</td>" in page  # mEMG given up per answer
     # the next session leaves out the two answered right
     later = _start(client, size=3)
     keys = set(later.exercises.values_list("key", flat=True))
@@ -138,6 +139,10 @@ def test_refusals_for_a_wrong_session_or_exercise(casual, stranger, result):
     intruder = _answer(login(stranger), session, ex.pk, ex.data["best"])
     assert intruder.status_code == 404 and intruder.json()["error"]["code"] == "session_not_found"
     assert login(stranger).get(f"/practice/{session.pk}/").status_code == 404
+    peek = login(stranger).get(f"/practice/{session.pk}.json")
+    assert peek.status_code == 404 and peek.json()["error"]["code"] == "session_not_found"
+    own = client.get(f"/practice/{session.pk}.json").json()
+    assert own["size"] == 2 and all("best" not in ex and "loss" not in ex for ex in own["exercises"])
     assert _answer(client, session, "x", "a").json()["error"]["code"] == "exercise_not_found"
     ex.refresh_from_db()
     assert ex.choice is None
