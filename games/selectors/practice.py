@@ -16,6 +16,8 @@ __all__ = ["THRESHOLD", "practice_errors", "choice_loss", "session_json", "pract
 #: A decision becomes an exercise when it lost more than this (normalised equity):
 #: gnubg's "doubtful" mark.
 THRESHOLD = 0.03
+#: The newest analyses read for exercises (each is a whole match's JSON).
+MAX_ANALYSES = 100
 CUBE_CHOICES = ("no_double", "double")
 ANSWER_CHOICES = ("take", "pass")
 
@@ -26,7 +28,7 @@ def _analyses(player: Player) -> list:
     rows = (Analysis.objects.filter(result__isnull=False)
             .filter(Q(source=Analysis.MATCH, match__white=player) | Q(source=Analysis.MATCH, match__black=player)
                     | Q(source=Analysis.UPLOAD, owner=player))
-            .select_related("match").order_by("-pk"))
+            .select_related("match").order_by("-pk")[:MAX_ANALYSES])
     seen, out = set(), []
     name = (player.display_name or "").strip().casefold()
     for analysis in rows:

@@ -184,3 +184,28 @@ def test_the_links_to_practice(casual):
     assert client.get("/practice/", follow=False).status_code == 200
     from django.test import Client
     assert Client().get("/practice/").status_code == 302  # a visitor logs in (or plays as a guest) first
+
+
+def test_a_wrong_double_is_a_cube_exercise(db, result):
+    """The recorded match's double (right there) made too good to double: a cube exercise
+    whose best is no double, answered through the page's POST."""
+    import copy
+
+    changed = copy.deepcopy(result)
+    double = next(d for g in changed["games"] for d in g["decisions"] if d["kind"] == "double")
+    double["cube"].update(nd=1.25, best="no_double", tooGood=True)
+    double["loss"] = 0.25
+    player = services.player_register(username="doubler", password="correct horse 3")
+    names = {"white_name": "doubler", "black_name": "x"} if double["player"] == "white" else \
+        {"white_name": "x", "black_name": "doubler"}
+    Analysis.objects.create(source=Analysis.UPLOAD, owner=player, depth=0, length=7, result=changed, **names)
+    cube = next(e for e in reads.practice_errors(player) if e["kind"] == "cube")
+    assert cube["best"] == "no_double" and cube["played"] == "double" and cube["loss"] == 0.25
+    assert cube["dice"] is None and [c["key"] for c in cube["choices"]] == ["no_double", "double"]
+    client = login(player)
+    session = _start(client, size=20)
+    ex = session.exercises.get(kind="cube")
+    refused = _answer(client, session, ex.pk, "take")
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_action"
+    body = _answer(client, session, ex.pk, "double").json()["exercise"]
+    assert body["correct"] is False and body["loss"] == pytest.approx(0.25) and body["best"] == "no_double"
