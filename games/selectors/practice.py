@@ -24,7 +24,8 @@ ANSWER_CHOICES = ("take", "pass")
 
 def _analyses(player: Player) -> list:
     """``[(analysis, colour)]``: the newest finished analysis of each match the player
-    played, and the player's uploads whose White or Black has the player's name."""
+    played, and the player's uploads on the side they said they played (else the side
+    with the player's name)."""
     rows = (Analysis.objects.filter(result__isnull=False)
             .filter(Q(source=Analysis.MATCH, match__white=player) | Q(source=Analysis.MATCH, match__black=player)
                     | Q(source=Analysis.UPLOAD, owner=player))
@@ -37,6 +38,8 @@ def _analyses(player: Player) -> list:
                 continue
             seen.add(analysis.match_id)
             colour = analysis.match.color_of(player)
+        elif analysis.owner_side:
+            colour = analysis.owner_side if analysis.owner_side in ("white", "black") else None
         else:
             colour = ("white" if analysis.white_name.strip().casefold() == name
                       else "black" if analysis.black_name.strip().casefold() == name else None)

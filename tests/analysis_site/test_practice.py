@@ -209,3 +209,36 @@ def test_a_wrong_double_is_a_cube_exercise(db, result):
     assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_action"
     body = _answer(client, session, ex.pk, "double").json()["exercise"]
     assert body["correct"] is False and body["loss"] == pytest.approx(0.25) and body["best"] == "no_double"
+
+
+def test_an_uploaded_mat_under_another_name_on_the_side_chosen(db, result, auto_analysis,
+                                                               django_capture_on_commit_callbacks):
+    """A .mat whose names are not the uploader's: the side chosen at upload says whose errors
+    are the uploader's (the file is replayed and analysed by the job, as any upload)."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from games.interchange.mat_write import write_mat
+
+    with open(FIXTURE) as f:
+        fixture = json.load(f)
+    text = write_mat(length=fixture["length"], black_name="intermediate", white_name="casual",
+                     games=fixture["games"][:2])
+    player = services.player_register(username="paula", password="correct horse 3")
+    client = login(player)
+    bad = client.post("/analysis/upload/", {"file": SimpleUploadedFile("m.mat", text.encode()), "depth": "0",
+                                            "side": "red"})
+    assert bad.status_code == 400 and b"bad_side" in bad.content and not Analysis.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/analysis/upload/", {"file": SimpleUploadedFile("m.mat", text.encode()),
+                                                     "depth": "0", "side": "black"})
+    assert response.status_code == 302
+    analysis = Analysis.objects.get(owner=player)
+    assert analysis.owner_side == "black" and analysis.result is not None
+    errors = reads.practice_errors(player)
+    assert errors and all(e["player"] == "black" for e in errors)
+    assert [e["loss"] for e in errors] == pytest.approx(_own_errors(analysis.result, "black"))
+    session = _start(client, size=2)
+    assert session.exercises.count() == 2
+    # "none": an upload of others' match gives no exercise
+    Analysis.objects.filter(pk=analysis.pk).update(owner_side="none")
+    assert reads.practice_errors(player) == []
