@@ -67,7 +67,7 @@ function show() {
   root.dataset.kind = ex.kind;
   root.dataset.status = ex.answered ? 'answered' : 'asking';
   $('progress-line').textContent = interpolate(_('Exercise %(n)s of %(size)s'), { n: ex.number, size: data.size }, true);
-  const score = ex.matchLength ? interpolate(_('Score %(white)s–%(black)s in a %(length)s-point match'),
+  const score = ex.matchLength ? interpolate(_('White %(white)s, Black %(black)s in a %(length)s-point match'),
     { white: ex.score[0], black: ex.score[1], length: ex.matchLength }, true) : _('Money session');
   $('what').textContent = `${question(ex)} · ${score}`;
   drawBoard(ex);

@@ -104,3 +104,41 @@ def test_a_practice_session_end_to_end(browser, tmp_path, screenshots):
             finally:
                 context.close()
         assert not site.tracebacks(), site.logs()
+
+
+GUEST = """
+import json
+from games import services
+from games.analysis.game import analyse_match
+from games.models import Analysis, Match
+fixture = json.load(open("tests/fixtures/analysis_match.json"))
+guest = services.guest_create()
+host = services.player_register(username="host", password=None)
+match = Match.objects.create(white=host, black=guest, length=fixture["length"], status=Match.FINISHED)
+result = analyse_match(fixture["games"][:2], ply=0)
+Analysis.objects.create(match=match, depth=0, length=match.length, white_name="host",
+                        black_name=guest.display_name, result=result)
+print("RESULT " + json.dumps({"username": guest.user.username}))
+"""
+
+
+def test_a_guest_practises_on_a_match_played_here(browser, tmp_path, screenshots):
+    """A guest (no account) who played Black in an analysed match practises its errors."""
+    with Site(tmp_path / "site", webs=1, workers=0) as site:
+        made = site.shell(GUEST)
+        cookie = site.sessions([made["username"]])[made["username"]]
+        context = browser.new_context(viewport=DESKTOP)
+        context.set_default_timeout(15_000)
+        context.add_cookies([{"name": "sessionid", "value": cookie, "url": site.url()}])
+        page = context.new_page()
+        try:
+            page.goto(f"{site.url()}/")
+            assert page.locator("#guest-signup").count() == 1  # a guest indeed
+            page.locator("#nav-practice").click()
+            page.wait_for_url(re.compile(r"/practice/$"))
+            kinds = _session(page, site, 5, screenshots, "guest")
+            assert len(kinds) == 5
+            assert page.locator("#what").inner_text().startswith("Black to play")
+        finally:
+            context.close()
+        assert not site.tracebacks(), site.logs()
