@@ -1,7 +1,8 @@
 from django.urls import path
 from django.views.i18n import JavaScriptCatalog
 
-from games.views import analysis as analysis_views, chouettes as chouette_pages, notices as notice_pages, pages as views, turns as turn_pages
+from games.views import analysis as analysis_views, chouettes as chouette_pages, notices as notice_pages, pages as views
+from games.views import practice as practice_views, turns as turn_pages
 from games.views.language import language
 
 urlpatterns = [
@@ -55,6 +56,11 @@ urlpatterns = [
     path("analysis/<int:analysis_id>.json", analysis_views.analysis_json_view, name="analysis_json"),
     path("analysis/<int:analysis_id>/retry/", analysis_views.analysis_retry, name="analysis_retry"),
     path("analysis/<int:analysis_id>/cancel/", analysis_views.analysis_cancel, name="analysis_cancel"),
+    # practice from one's own errors
+    path("practice/", practice_views.practice_index, name="practice"),
+    path("practice/<int:session_id>/", practice_views.practice_session, name="practice_session"),
+    path("practice/<int:session_id>.json", practice_views.practice_session_json, name="practice_session_json"),
+    path("practice/<int:session_id>/answer/", practice_views.practice_answer, name="practice_answer"),
     path("games/<int:game_id>/hint.json", analysis_views.game_hint_json, name="game_hint"),
     path("games/<int:game_id>/tutor.json", analysis_views.game_tutor_json, name="game_tutor"),
 ]

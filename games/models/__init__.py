@@ -4,17 +4,19 @@
 - ``matches``: Match, Game (the engine's state as JSON and its version), GameEvent
   (numbered, append-only), ChatMessage, Connection (a socket on a match);
 - ``chouettes``: Chouette, ChouetteSeat, ChouetteGame, ChouetteEvent, ChouetteChat;
-- ``work``: Counter, Job, PeriodicRun, Analysis.
+- ``work``: Counter, Job, PeriodicRun, Analysis;
+- ``practice``: PracticeSession, PracticeExercise.
 """
 
 from games.models.chouettes import Chouette, ChouetteChat, ChouetteEvent, ChouetteGame, ChouetteSeat
 from games.models.matches import ChatMessage, Connection, Game, GameEvent, Match
 from games.models.players import Agent, HouseBot, Player, PushSubscription, QueueEntry
 from games.models.work import Analysis, Counter, Job, PeriodicRun
+from games.models.practice import PracticeExercise, PracticeSession
 
 __all__ = [
     "Player", "PushSubscription", "Agent", "HouseBot", "QueueEntry",
     "Match", "Game", "GameEvent", "ChatMessage", "Connection",
     "Chouette", "ChouetteSeat", "ChouetteGame", "ChouetteEvent", "ChouetteChat",
-    "Counter", "Job", "PeriodicRun", "Analysis",
+    "Counter", "Job", "PeriodicRun", "Analysis", "PracticeSession", "PracticeExercise",
 ]

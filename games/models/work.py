@@ -98,6 +98,9 @@ class Analysis(models.Model):
                               help_text="Who asked for it (None: the automatic analysis at match end).")
     white_name = models.CharField(max_length=40)
     black_name = models.CharField(max_length=40)
+    owner_side = models.CharField(max_length=5, blank=True, default="",
+                                  help_text="An upload: the side its owner played (white, black, none), or blank: "
+                                            "the side with the owner's name.")
     length = models.PositiveSmallIntegerField(default=0, help_text="Points to win; 0 is a money session.")
     depth = models.PositiveSmallIntegerField(default=2, help_text="GNU Backgammon plies.")
     job = models.ForeignKey(Job, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")

@@ -35,6 +35,7 @@ from games.services.chouettes import (
     chouettes_bots_waiting,
 )
 from games.services.analysis import analysis_request, analysis_retry, analysis_upload
+from games.services.practice import practice_answer, practice_start
 from games.services.dice import dice_for, use_dice
 from games.services.games import (
     game_abort,
@@ -89,7 +90,7 @@ __all__ = [
     "chouette_chat", "chouette_presence", "chouette_suggest", "chouette_act", "chouette_add_bot",
     "chouette_create", "chouette_drop_absent_movers", "chouette_expire_deadlines", "chouette_join", "chouette_leave", "chouette_restart",
     "chouette_start", "chouette_timeout", "chouettes_bots_waiting",
-    "analysis_request", "analysis_retry", "analysis_upload",
+    "analysis_request", "analysis_retry", "analysis_upload", "practice_start", "practice_answer",
     "dice_for", "use_dice",
     "game_act", "game_abort", "game_roll", "game_move", "game_double", "game_take", "game_drop", "game_beaver",
     "game_raccoon", "game_resign_offer", "game_resign_accept", "game_resign_reject", "game_resign",

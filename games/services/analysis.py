@@ -116,13 +116,20 @@ def analysis_request(*, match_id: int, player: Player | None, depth=None) -> Ana
         return _create_for_match(match, depth, player)
 
 
-def analysis_upload(*, player: Player | None, text: str | bytes, depth=None) -> Analysis:
+SIDES = ("", "white", "black", "none")
+
+
+def analysis_upload(*, player: Player | None, text: str | bytes, depth=None, side: str = "") -> Analysis:
     """Import a Jellyfish ``.mat`` (every move replayed through the engine) and queue its
     analysis. A file that does not replay raises :class:`MatRefused` with the line and the
-    reason, and nothing is stored."""
+    reason, and nothing is stored. ``side``: which side the uploader played (``white``,
+    ``black``, ``none``; blank: the side with the uploader's name), for practice."""
     from games.interchange.mat_read import MatImportError, import_mat  # noqa: PLC0415 - only for uploads
 
     depth = _depth(depth)
+    side = side or ""
+    if side not in SIDES:
+        raise BadRequest("bad_side", "The side you played is white, black or none.")
     if player is None:
         raise Forbidden("login_required", "Log in to upload a match.")
     wait = throttle.hit(f"upload:{player.pk}", int(conf.value("GAMES_UPLOAD_LIMIT")),
@@ -156,7 +163,7 @@ def analysis_upload(*, player: Player | None, text: str | bytes, depth=None) -> 
         if mine is not None:
             return mine  # the same file at the same depth, already done or on its way
         fields = dict(source=Analysis.UPLOAD, owner=player, depth=depth, length=imported.rules.length,
-                      white_name=imported.white_name[:40], black_name=imported.black_name[:40],
+                      white_name=imported.white_name[:40], black_name=imported.black_name[:40], owner_side=side,
                       upload={"games": imported.games, "score": list(imported.score), "winner": imported.winner},
                       upload_sha256=digest)
         done = same.filter(result__isnull=False).first()

@@ -154,7 +154,8 @@ def analysis_upload(request):
         if upload.size > service.MAX_UPLOAD_BYTES:
             raise service.MatRefused("file_too_large", "A .mat file is at most 512 KB.", None)
         analysis = service.analysis_upload(player=player_of(request.user), text=upload.read(),
-                                           depth=request.POST.get("depth") or None)
+                                           depth=request.POST.get("depth") or None,
+                                           side=request.POST.get("side", ""))
     except ServiceError as exc:
         return _retry_after(render(request, "analysis_upload.html", {
             "depths": service.DEPTHS, "depth": service.default_depth(), "error": exc.as_dict()},
