@@ -153,6 +153,10 @@ def agreement_report(checker, cube, luck, ours, theirs):
     cube_both = sum(1 for _, a, b in cube if _is_error(a) and _is_error(b))
     cube_either = sum(1 for _, a, b in cube if _is_error(a) or _is_error(b))
     print(f"  doubles/takes/drops compared: {len(cube)}; marked by both {cube_both} of {cube_either} marked by either")
+    for label, kinds in (("doubles", ("double",)), ("takes and drops", ("take", "drop"))):
+        rows = [(a, b) for kind, a, b in cube if kind in kinds]
+        same = sum(1 for a, b in rows if _is_error(a) == _is_error(b))
+        print(f"    {label}: same verdict (error or not) on {same} of {len(rows)}")
     for kind, a, b in cube:
         print(f"    {kind:6s} ours {a or '-':9s} gnubg {b or '-'}")
     print(f"  luck of {len(luck)} rolls: correlation {pearson([a for a, _ in luck], [b for _, b in luck]):.3f}")

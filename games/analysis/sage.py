@@ -128,6 +128,13 @@ def _equity_table(board: tuple, dice: tuple, ply: int, cube_items: tuple, cubefu
     return {tuple(m.board): (m.equity if cubeful else m.cubeless_equity) for m in result.moves}
 
 
+#: The shallowest cube search (as in the analysis): bgsage's 0-ply cube action is
+#: Janowski's formula on the raw network, blind to a dead cube and to the taker's recube
+#: at the match score; from 1-ply on it is bgsage's recursive cubeful search.
+CUBE_MIN_PLY = 1
+
+
 def cube_action(position, color: str, cube: dict, ply: int):
-    """bgsage's cube analysis of ``position`` pre-roll, ``color`` (the doubler) on roll."""
-    return analyzer(ply, True).cube_action(list(board_for(position, color)), **cube)
+    """bgsage's cube analysis of ``position`` pre-roll, ``color`` (the doubler) on roll,
+    cubeful at the match score (at least :data:`CUBE_MIN_PLY` deep)."""
+    return analyzer(max(ply, CUBE_MIN_PLY), True).cube_action(list(board_for(position, color)), **cube)

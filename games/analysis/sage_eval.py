@@ -16,10 +16,12 @@ How each number is computed (bgsage primitives, all with its bear-off database):
   probabilities turned cubeful by Janowski's formula), then the best ``FILTERS[p]``
   candidates (and always the play that was made) re-scored deeper with bgsage's
   cube-aware N-ply post-move evaluation, with gnubg's analysis move filters.
-* **Cube decision** at ply ``p``: no double / double-take / double-pass equities from
-  the ``p``-ply cubeless probabilities of the position before the roll, made cubeful
-  by Janowski's formula at the match score (bgsage's batch cube evaluation; within
-  about 0.005 of its recursive cube search at a fifth of the cost).
+* **Cube decision** at ply ``p``: bgsage's own cube analysis at the match score
+  (``cube_decision_nply_unified``, what ``BgBotAnalyzer.cube_action`` runs): a recursive
+  cubeful search ``p`` plies deep in which both sides make their cube decisions at every
+  node, Janowski's formula only at the leaves, so the taker's recube with the doubler's
+  cube dead at the score is valued (gnubg's method). At 0-ply it searches 1 ply
+  (``CUBE_MIN_PLY``): the raw network's Janowski value misses exactly that recube.
 * **Luck** of a roll: gnubg's definition at gnubg's default depth (0-ply cubeful): the
   equity after the best play of the roll that came minus the average of the same over
   all 36 rolls (the 30 possible opening rolls, for either side, for the first roll).
@@ -31,12 +33,12 @@ import os
 import threading
 from dataclasses import dataclass
 
-from .sage import board_for, sage_module
+from .sage import CUBE_MIN_PLY, board_for, sage_module
 
 from .context import CubeContext
 from .errors import AnalysisError
 
-__all__ = ["SageEvaluator", "Candidate", "CubeEval", "evaluator", "available", "engine_info", "FILTERS"]
+__all__ = ["SageEvaluator", "Candidate", "CubeEval", "evaluator", "available", "engine_info", "FILTERS", "CUBE_MIN_PLY"]
 
 #: Move filters per analysis ply, gnubg's layout and its analysis default (MOVEFILTER_NORMAL,
 #: gnubg 1.07): entry *i* reads the scores at ply *i* and keeps (how many candidates at
@@ -89,6 +91,17 @@ def _cpp():
     import bgbot_cpp  # noqa: PLC0415 - ships with bgsage
 
     return bgbot_cpp
+
+
+def _weights_and_db():
+    """bgsage's default weights and its bear-off database (None when it cannot load)."""
+    _strategies(0)
+    with _lock:
+        if "weights" not in _cache:
+            from bgsage.weights import default_weights  # noqa: PLC0415
+
+            _cache["weights"] = default_weights()
+    return _cache["weights"], _cache["db"]
 
 
 def _strategies(n_plies: int):
@@ -240,18 +253,20 @@ class SageEvaluator:
 
     # -- cube -------------------------------------------------------------------------
     def cube(self, board: list, ctx: CubeContext, ply: int | None = None) -> CubeEval:
-        """The cube decision of the player on roll, before rolling."""
+        """The cube decision of the player on roll, before rolling: bgsage's recursive
+        cubeful cube search at the match score (see :data:`CUBE_MIN_PLY`)."""
         ply = self.ply if ply is None else ply
+        ply = max(ply, CUBE_MIN_PLY)
         cpp = self.cpp
-        owner = _owner(cpp, ctx)
-        if ctx.is_money:
-            pos = (board, ctx.cube_value, owner)
-        else:
-            pos = (board, ctx.cube_value, owner, ctx.away, ctx.opponent_away, ctx.crawford)
-        strategy = self.base if ply == 0 else self.deep[ply]
-        r = cpp.batch_evaluate_positions([pos], strategy, self.threads, jacoby=ctx.jacoby, beaver=ctx.beaver)[0]
-        if ply:
-            strategy.clear_cache()
+        weights, db = _weights_and_db()
+        kwargs = {"jacoby": ctx.jacoby, "beaver": ctx.beaver}
+        if not ctx.is_money:
+            kwargs = {"away1": ctx.away, "away2": ctx.opponent_away, "is_crawford": ctx.crawford,
+                      "jacoby": False, "beaver": False}
+        r = cpp.cube_decision_nply_unified(
+            list(board), ctx.cube_value, _owner(cpp, ctx), ply + 1, weights.strategy_type,
+            weights.weight_paths_list, weights.hidden_sizes_list, n_threads=self.threads or (os.cpu_count() or 1),
+            bearoff_db=db, **kwargs)
         return CubeEval(r["equity_nd"], r["equity_dt"], r["equity_dp"], tuple(r["probs"]), ply)
 
     # -- luck -----------------------------------------------------------------------------

@@ -23,7 +23,10 @@ class Level:
     (sage) -- or to each pubeval score for the pubeval engine.
     ``fallback_noise``: the pubeval-score noise used instead when bgsage is missing.
     ``cube_ply`` / ``cube_noise``: the same for cube and resignation decisions
-    (noise in equity units, added to the margins the decision compares).
+    (noise in equity units, added to the margins the decision compares). bgsage's cube
+    action is cubeful at the match score and searches at least 1 ply
+    (``games.analysis.sage.CUBE_MIN_PLY``: 0-ply would be Janowski's formula, blind to a
+    dead cube and the taker's recube).
     """
 
     name: str
