@@ -175,6 +175,11 @@ def _resume_chouette_bots() -> int:
     return len(waiting)
 
 
+def _tournaments() -> int:
+    """Tournaments whose start time has come are started; arenas pair and close."""
+    return services.tournament_start_due() + services.tournament_tick()
+
+
 def _prune() -> int:
     return PeriodicRun.objects.filter(ran_at__lt=timezone.now() - timedelta(days=1)).delete()[0]
 
@@ -189,6 +194,8 @@ PERIODIC = [
     Periodic("jobs", 10, jobs.jobs_heal),
     Periodic("abandoned", 60, services.close_abandoned),
     Periodic("queue", 60, services.queue_expire),
+    Periodic("tournaments", 10, _tournaments),
+    Periodic("tournament_deadlines", 30, services.tournament_expire_deadlines),
     Periodic("prune", 3600, _prune),
 ]
 
