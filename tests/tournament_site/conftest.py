@@ -4,7 +4,7 @@ import pytest
 
 from games import services
 from games.models import Game, Match, Tournament, TournamentMatch
-from games.tasks.bot_turns import play_turn
+from games import tasks
 
 
 @pytest.fixture
@@ -14,15 +14,16 @@ def people(db):
 
 
 def run_bots(tournament_id, limit=100000):
-    """Play every house bot's turn in the tournament's matches, as the worker's task does
-    (``play_turn``), until no bot has anything to do; returns the number of turns."""
+    """Play every house bot's turn in the tournament's matches through the workers' task
+    (``tasks.bot_turn``, called as a worker calls it), until no bot has anything to do;
+    returns the number of turns."""
     turns = 0
     while turns < limit:
         games = list(Game.objects.filter(status=Game.PLAYING, match__tournament_link__tournament_id=tournament_id)
                      .values_list("pk", "version"))
         played = 0
         for game_id, version in games:
-            if play_turn(game_id, version) is not None:
+            if tasks.bot_turn.call_local(game_id, version) is not None:
                 played += 1
         if not played:
             return turns

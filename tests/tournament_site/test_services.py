@@ -46,21 +46,6 @@ def test_a_finished_match_files_its_result_and_the_next_round_starts_at_once(peo
     assert event.standings()[0].player == people[0].pk
 
 
-def test_a_knockout_of_eight_house_bots_runs_to_the_end_through_the_bot_turns(db):
-    t = services.tournament_create(by=None, name="Bots", format="knockout", length=1)
-    services.tournament_add_bots(tournament_id=t.pk, level="random", count=8)
-    services.tournament_start(tournament_id=t.pk)
-    assert len(playing(t.pk)) == 4
-    assert run_bots(t.pk) > 0
-    done = tournament(t.pk)
-    assert done.status == Tournament.FINISHED
-    assert len(tournament_matches(t.pk)) == 7
-    assert all(m.status == Match.FINISHED and m.end_reason == "points" for m in tournament_matches(t.pk))
-    event = load(done.state)
-    assert {r.result.kind for r in event.records} == {"played"}
-    assert done.winner_id == event.winner and done.winner.is_bot
-
-
 def test_a_withdrawal_mid_event_forfeits_the_running_match_to_the_opponent(people):
     t = knockout(people, 4)
     services.tournament_start(tournament_id=t.pk)
