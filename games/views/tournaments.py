@@ -18,9 +18,18 @@ from games.selectors.players import player_of
 from games.views.pages import _bot_levels
 
 
+def when(iso: str | None) -> str:
+    """An ISO time as the pages show it: ``2030-01-07 20:00 UTC``."""
+    return f"{iso[:16].replace('T', ' ')} UTC" if iso else ""
+
+
 def tournament_list(request):
     """``GET /tournaments/``: upcoming, running and finished tournaments."""
-    return render(request, "tournaments.html", {"sections": view.tournament_sections()})
+    sections = view.tournament_sections()
+    for rows in sections.values():
+        for row in rows:
+            row["startsText"], row["startedText"] = when(row["startsAt"]), when(row["startedAt"])
+    return render(request, "tournaments.html", {"sections": sections})
 
 
 def bracket_columns(detail: dict) -> list:
@@ -39,6 +48,7 @@ def tournament_page(request, tournament_id):
     t = get_object_or_404(Tournament, pk=tournament_id)
     detail = view.tournament_detail(t, player_of(request.user))
     options = detail["options"]
+    detail["startsText"], detail["startedText"] = when(detail["startsAt"]), when(detail["startedAt"])
     return render(request, "tournament.html", {
         "t": detail, "columns": bracket_columns(detail), "you": detail.get("you"),
         "length": (options.get("lengths") or {}).get("default"), "levels": _bot_levels(),
