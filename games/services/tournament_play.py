@@ -88,6 +88,18 @@ def store(tournament: Tournament, event, *, now) -> None:
         tournament.winner_id = event.winner
         fields += ["status", "finished_at", "winner"]
     tournament.save(update_fields=fields)
+    tell(tournament)
+
+
+def bump(tournament: Tournament) -> None:
+    """A change outside the event (an entry before the start): a new version, told."""
+    tournament.version += 1
+    tournament.save(update_fields=["version"])
+    tell(tournament)
+
+
+def tell(tournament: Tournament) -> None:
+    """The tournament's page and sockets hear of its new version after the commit."""
     publish_on_commit(Batch(group=tournament_group(tournament.pk), notices=[
         {"t": "tournament", "d": {"id": tournament.pk, "version": tournament.version, "status": tournament.status}}]))
 
@@ -229,5 +241,5 @@ def check(fn, *args, **kwargs):
         raise Conflict(exc.code, str(exc)) from None
 
 
-__all__ = ["advance", "create_pairing_match", "on_match_end", "forfeit_absent", "tournament_expire_deadlines",
+__all__ = ["advance", "bump", "tell", "create_pairing_match", "on_match_end", "forfeit_absent", "tournament_expire_deadlines",
            "tournament_tick", "lock_tournament", "event_of", "running_links", "check"]

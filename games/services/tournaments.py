@@ -18,7 +18,7 @@ from games.models import Entry, Player, Tournament
 from games.services.agents import house_bot
 from games.services.lifecycle import MatchRecord, forfeit_match, lock_match, valid_id
 from games.services.players import require_active
-from games.services.tournament_play import advance, check, event_of, lock_tournament, running_links
+from games.services.tournament_play import advance, bump, check, event_of, lock_tournament, running_links
 from games.tournament import FORMATS, TournamentError, new_event
 from games.tournament.records import Entrant
 
@@ -127,8 +127,7 @@ def tournament_enter(*, tournament_id, player: Player, by: Player | None = None)
         else:
             entry.status = Entry.ENTERED
             entry.save(update_fields=["status"])
-        tournament.version += 1
-        tournament.save(update_fields=["version"])
+        bump(tournament)
         return entry
 
 
@@ -180,8 +179,7 @@ def tournament_withdraw(*, tournament_id, player: Player, by: Player | None = No
             if tournament.status == Tournament.RUNNING:
                 advance(tournament, event_of(tournament))
         else:
-            tournament.version += 1
-            tournament.save(update_fields=["version"])
+            bump(tournament)
         return entry
 
 
@@ -235,6 +233,7 @@ def tournament_cancel(*, tournament_id, by: Player | None = None) -> Tournament:
         tournament.status = Tournament.CANCELLED
         tournament.finished_at = clock.now()
         tournament.save(update_fields=["status", "finished_at"])
+        bump(tournament)
         return tournament
 
 

@@ -72,3 +72,33 @@ def test_tournament_pages_on_a_desktop_and_a_phone(site_server, new_page, screen
     page.set_viewport_size(DESKTOP)
     page.screenshot(path=str(screenshots / "tournament-bracket-desktop.png"), full_page=True)
     assert upcoming
+
+
+def test_the_tournament_page_follows_entries_and_the_draw_live(site_server, new_page, screenshots):
+    from tests.browser.test_site import make_admin
+
+    base, _ = site_server
+    pk = manage(site_server, "tournament", "create", "--name", "Live draw", "--format", "knockout", "--length", "3",
+                "--bots", "random:3")
+    watcher = new_page(PHONE)
+    watcher.goto(f"{base}/tournaments/{pk}/")
+    assert watcher.locator("#entrants li").count() == 3 and watcher.locator("#bracket").count() == 0
+
+    player = new_page()
+    sign_up(player, base, prefix="entrant")
+    player.goto(f"{base}/tournaments/{pk}/")
+    player.click("#enter")
+    watcher.wait_for_function("() => document.querySelectorAll('#entrants li').length === 4")
+
+    admin = make_admin(site_server, name="director")
+    director = new_page()
+    director.goto(f"{base}/accounts/login/?next=/tournaments/{pk}/")
+    director.fill("input[name=username]", admin[0])
+    director.fill("input[name=password]", admin[1])
+    director.click("main button[type=submit], main input[type=submit]")
+    director.wait_for_url(f"**/tournaments/{pk}/")
+    director.click("#start")
+    watcher.wait_for_selector("#bracket .b-match")  # drawn on the watcher's page without a reload
+    assert watcher.locator("#bracket .b-match").count() == 3
+    assert watcher.locator("#tables a").count() == 2 and fits_the_phone(watcher)
+    watcher.screenshot(path=str(screenshots / "tournament-live-draw-phone.png"), full_page=True)
