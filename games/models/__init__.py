@@ -5,13 +5,13 @@
   (numbered, append-only), ChatMessage, Connection (a socket on a match);
 - ``chouettes``: Chouette, ChouetteSeat, ChouetteGame, ChouetteEvent, ChouetteChat;
 - ``work``: Counter, Job, PeriodicRun, Analysis;
-- ``tournaments``: Tournament, Entry, TournamentMatch (the match of each pairing).
+- ``tournaments``: Tournament, Entry, TournamentMatch (the match of each pairing), TournamentSeries.
 """
 
 from games.models.chouettes import Chouette, ChouetteChat, ChouetteEvent, ChouetteGame, ChouetteSeat
 from games.models.matches import ChatMessage, Connection, Game, GameEvent, Match
 from games.models.players import Agent, HouseBot, Player, QueueEntry
-from games.models.tournaments import Entry, Tournament, TournamentMatch
+from games.models.tournaments import Entry, Tournament, TournamentMatch, TournamentSeries
 from games.models.work import Analysis, Counter, Job, PeriodicRun
 
 __all__ = [
@@ -19,5 +19,5 @@ __all__ = [
     "Match", "Game", "GameEvent", "ChatMessage", "Connection",
     "Chouette", "ChouetteSeat", "ChouetteGame", "ChouetteEvent", "ChouetteChat",
     "Counter", "Job", "PeriodicRun", "Analysis",
-    "Tournament", "Entry", "TournamentMatch",
+    "Tournament", "Entry", "TournamentMatch", "TournamentSeries",
 ]

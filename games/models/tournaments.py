@@ -9,6 +9,32 @@ from games.models.matches import Match
 from games.models.players import Player
 
 
+class TournamentSeries(models.Model):
+    """A tournament repeated on a schedule: an iCalendar RRULE (``FREQ=WEEKLY;BYDAY=TU``)
+    from ``first_start``; each occurrence becomes a :class:`Tournament` open for entries
+    ``lead_hours`` before it starts (``services.tournament_series``)."""
+
+    name = models.CharField(max_length=80)
+    format = models.CharField(max_length=12)
+    options = models.JSONField(default=dict, blank=True, help_text="As Tournament.options.")
+    rrule = models.CharField(max_length=200, help_text="An iCalendar RRULE, e.g. FREQ=WEEKLY;BYDAY=TU.")
+    first_start = models.DateTimeField(help_text="The first occurrence (the rule's DTSTART, its time of day).")
+    lead_hours = models.PositiveSmallIntegerField(default=24, help_text="Open for entries this long before.")
+    round_deadline_hours = models.PositiveSmallIntegerField(default=0)
+    max_entrants = models.PositiveIntegerField(null=True, blank=True)
+    created_by = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    last_start = models.DateTimeField(null=True, blank=True, help_text="The latest occurrence made a tournament.")
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        verbose_name_plural = "tournament series"
+
+    def __str__(self) -> str:
+        return f"series #{self.pk} {self.name} ({self.rrule})"
+
+
 class Tournament(models.Model):
     """One event. ``state`` is the pure event's ``to_dict()`` (None until the start);
     ``options`` are the format's options as given (camelCase, ``games.tournament.options``).
@@ -38,6 +64,8 @@ class Tournament(models.Model):
     state = models.JSONField(null=True, blank=True, help_text="The pure event (games.tournament) as JSON.")
     version = models.PositiveIntegerField(default=0, help_text="Bumped by every change of the event.")
     winner = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    series = models.ForeignKey(TournamentSeries, on_delete=models.SET_NULL, null=True, blank=True,
+                               related_name="tournaments")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -176,8 +176,9 @@ def _resume_chouette_bots() -> int:
 
 
 def _tournaments() -> int:
-    """Tournaments whose start time has come are started; arenas pair and close."""
-    return services.tournament_start_due() + services.tournament_tick()
+    """Recurring tournaments open their next occurrence; tournaments whose start time has
+    come are started; arenas pair and close."""
+    return services.series_schedule() + services.tournament_start_due() + services.tournament_tick()
 
 
 def _prune() -> int:

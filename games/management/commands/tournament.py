@@ -1,9 +1,10 @@
-"""``python manage.py tournament create|show|start``: a tournament for directors and scripts.
+"""``python manage.py tournament create|show|start|series``: a tournament for directors and scripts.
 
 ``create --name NAME --format knockout|swiss|roundrobin|arena|double|groups --length N
 [--rounds N] [--start now|ISO time] [--round-deadline HOURS] [--bots LEVEL:COUNT]`` prints
 the new tournament's id; ``--start now`` makes the draw at once, an ISO time leaves it to
-the workers' periodic work. ``show ID`` prints its standings as JSON."""
+the workers' periodic work. ``show ID`` prints its standings as JSON. ``series ... --start
+ISO --every RRULE [--lead HOURS]`` repeats a tournament on a schedule (prints the series id)."""
 
 import json
 from datetime import datetime, timezone as dt_timezone
@@ -50,6 +51,16 @@ class Command(BaseCommand):
         create.add_argument("--round-deadline", type=int, default=0, help="hours each match has")
         create.add_argument("--bots", action="append", default=[], help="LEVEL:COUNT house bots to enter")
         create.add_argument("--seeding", choices=["rating", "random", "given"], default=None)
+        series = sub.add_parser("series", help="a tournament repeated on a schedule; prints the series id")
+        series.add_argument("--name", required=True)
+        series.add_argument("--format", required=True,
+                            choices=["knockout", "swiss", "roundrobin", "arena", "double", "groups"])
+        series.add_argument("--length", type=int, required=True)
+        series.add_argument("--rounds", type=int)
+        series.add_argument("--start", required=True, help="the first occurrence, an ISO time")
+        series.add_argument("--every", required=True, help="an iCalendar RRULE, e.g. FREQ=WEEKLY;BYDAY=TU")
+        series.add_argument("--lead", type=int, default=24, help="hours before each start it opens for entries")
+        series.add_argument("--round-deadline", type=int, default=0)
         show = sub.add_parser("show", help="print a tournament's standings as JSON")
         show.add_argument("id", type=int)
         start = sub.add_parser("start", help="make the draw now")
@@ -83,6 +94,17 @@ class Command(BaseCommand):
         if opts["start"] == "now":
             services.tournament_start(tournament_id=tournament.pk)
         self.stdout.write(str(tournament.pk))
+
+    def do_series(self, opts):
+        start = parse_start(opts["start"])
+        if start is None:
+            raise CommandError("--start of a series is the first occurrence, an ISO time.")
+        options = {"rounds": opts["rounds"]} if opts["rounds"] is not None else {}
+        series = services.tournament_series_create(
+            by=None, name=opts["name"], format=opts["format"], length=opts["length"], options=options,
+            rrule=opts["every"], first_start=start, lead_hours=opts["lead"],
+            round_deadline_hours=opts["round_deadline"])
+        self.stdout.write(str(series.pk))
 
     def do_start(self, opts):
         services.tournament_start(tournament_id=opts["id"])
