@@ -310,7 +310,7 @@ class AgentAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 @admin.register(HouseBot)
 class HouseBotAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ("level", "player")
+    list_display = ("level", "number", "player")
 
 
 @admin.register(QueueEntry)
@@ -339,3 +339,33 @@ class PeriodicRunAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     list_display = ("name", "period", "worker", "ran_at", "result")
     list_filter = ("name",)
+
+
+# -- tournaments (read-only: every change goes through games.services.tournaments) -------------
+
+from games.models import Entry, Tournament, TournamentMatch, TournamentSeries  # noqa: E402
+
+
+@admin.register(Tournament)
+class TournamentAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("id", "name", "format", "status", "starts_at", "winner", "series", "created_at")
+    list_filter = ("status", "format")
+    search_fields = ("name",)
+
+
+@admin.register(Entry)
+class EntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("tournament", "player", "status", "created_at")
+    list_filter = ("status",)
+    list_select_related = ("tournament", "player")
+
+
+@admin.register(TournamentMatch)
+class TournamentMatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("tournament", "key", "label", "match", "deadline", "forced", "replaced")
+    list_select_related = ("tournament", "match")
+
+
+@admin.register(TournamentSeries)
+class TournamentSeriesAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("name", "format", "rrule", "first_start", "last_start", "active")

@@ -37,6 +37,10 @@ def chouette_group(chouette_id: int) -> str:
     return f"chouette.{chouette_id}"
 
 
+def tournament_group(tournament_id: int) -> str:
+    return f"tournament.{tournament_id}"
+
+
 @dataclass(frozen=True)
 class Envelope:
     """One game event as it goes out: ``{"t", "v", "d", "game"}`` plus, when known, the

@@ -4,6 +4,7 @@ from django.views.i18n import JavaScriptCatalog
 from games.views import analysis as analysis_views, chouettes as chouette_pages, notices as notice_pages, pages as views
 from games.views import practice as practice_views, turns as turn_pages
 from games.views.language import language
+from games.views import tournaments as tournament_pages
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -48,6 +49,14 @@ urlpatterns = [
     path("chouettes/<int:chouette_id>/history/", chouette_pages.chouette_history, name="chouette_history"),
     path("chouettes/<int:chouette_id>/log.txt", chouette_pages.chouette_log, name="chouette_log"),
     path("chouettes/join/<str:invite_code>/", chouette_pages.chouette_invite, name="chouette_invite"),
+    # tournaments
+    path("tournaments/", tournament_pages.tournament_list, name="tournament_list"),
+    path("tournaments/<int:tournament_id>/", tournament_pages.tournament_page, name="tournament_page"),
+    path("tournaments/<int:tournament_id>/enter/", tournament_pages.tournament_enter, name="tournament_enter"),
+    path("tournaments/<int:tournament_id>/withdraw/", tournament_pages.tournament_withdraw,
+         name="tournament_withdraw"),
+    path("tournaments/<int:tournament_id>/start/", tournament_pages.tournament_start, name="tournament_start"),
+    path("tournaments/<int:tournament_id>/bots/", tournament_pages.tournament_add_bots, name="tournament_bots"),
     # analysis, .mat upload, hints and the tutor (games/analysis_views.py)
     path("matches/<int:match_id>/analysis.json", analysis_views.match_analysis_json, name="match_analysis_json"),
     path("matches/<int:match_id>/analysis/", analysis_views.match_analysis_page, name="match_analysis"),

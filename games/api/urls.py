@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from games.api import chouettes, views
+from games.api import chouettes, tournaments, views
 
 app_name = "api"
 
@@ -20,6 +20,9 @@ urlpatterns = [
     path("chouettes/<int:chouette_id>/join", chouettes.chouette_join, name="chouette_join"),
     path("chouettes/<int:chouette_id>/start", chouettes.chouette_start, name="chouette_start"),
     path("chouettes/<int:chouette_id>/actions", chouettes.chouette_actions, name="chouette_actions"),
+    path("tournaments", tournaments.tournaments, name="tournaments"),
+    path("tournaments/<int:tournament_id>", tournaments.tournament_detail, name="tournament"),
+    path("tournaments/<int:tournament_id>/entries", tournaments.tournament_entries, name="tournament_entries"),
     path("matches/<int:match_id>/analysis", views.match_analysis, name="analysis"),
     path("guide", views.guide_page, name="guide"),
     path("guide.md", views.guide_markdown, name="guide_md"),

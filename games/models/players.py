@@ -78,13 +78,18 @@ class Agent(models.Model):
 
 
 class HouseBot(models.Model):
-    """The site's own computer player at one strength (``games.bots.LEVELS``)."""
+    """The site's own computer player at one strength (``games.bots.LEVELS``). ``number`` 1 is
+    the house bot of the lobby; a tournament filled with bots enters 2, 3... of the level."""
 
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="housebot")
-    level = models.CharField(max_length=30, unique=True)
+    level = models.CharField(max_length=30)
+    number = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["level", "number"], name="unique_house_bot")]
 
     def __str__(self) -> str:
-        return f"house bot {self.level}"
+        return f"house bot {self.level}" + (f" {self.number}" if self.number > 1 else "")
 
 
 class QueueEntry(models.Model):

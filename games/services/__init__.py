@@ -74,6 +74,17 @@ from games.services.social import (
     presence_join,
     presence_leave,
 )
+from games.services.tournament_play import forfeit_absent, tournament_expire_deadlines, tournament_tick
+from games.services.tournament_series import series_schedule, tournament_series_create
+from games.services.tournaments import (
+    tournament_add_bots,
+    tournament_cancel,
+    tournament_create,
+    tournament_enter,
+    tournament_start,
+    tournament_start_due,
+    tournament_withdraw,
+)
 from games.services.sweeps import (
     bots_waiting,
     close_abandoned,
@@ -101,5 +112,7 @@ __all__ = [
     "guest_claim", "guest_create", "guest_join",
     "chat_post", "match_claim", "match_rematch", "presence_heartbeat",
     "presence_join", "presence_leave",
+    "series_schedule", "tournament_series_create", "forfeit_absent", "tournament_expire_deadlines", "tournament_tick", "tournament_add_bots", "tournament_cancel",
+    "tournament_create", "tournament_enter", "tournament_start", "tournament_start_due", "tournament_withdraw",
     "bots_waiting", "close_abandoned", "expire_clock", "expire_clocks", "sweep", "sweep_presence",
 ]

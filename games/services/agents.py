@@ -93,20 +93,27 @@ def _check_level(level) -> str:
     return level
 
 
-def house_bot(*, level) -> Player:
-    """The house bot player at ``level``, created on first use (safe under concurrency)."""
+def house_bot(*, level, number: int = 1) -> Player:
+    """The house bot player at ``level``, created on first use (safe under concurrency).
+    ``number`` 2, 3...: more players of the same level (a tournament filled with bots)."""
     level = _check_level(level)
-    existing = HouseBot.objects.select_related("player").filter(level=level).first()
+    if type(number) is not int or not 1 <= number <= 999:
+        raise BadRequest("bad_number", "A house bot's number is a whole number from 1 to 999.")
+    existing = HouseBot.objects.select_related("player").filter(level=level, number=number).first()
     if existing is not None:
         return existing.player
+    username = f"house:{level}" if number == 1 else f"house:{level}:{number}"
+    name = house_bot_name(level)
+    if number > 1:
+        name = f"{level.replace('_', ' ').capitalize()[:24]} {number} (house bot)"
     try:
         with transaction.atomic():
-            player = player_register(username=f"house:{level}", password=None,
-                                     display_name=house_bot_name(level), is_bot=True, reserved_ok=True)
-            HouseBot.objects.create(player=player, level=level)
+            player = player_register(username=username, password=None, display_name=name, is_bot=True,
+                                     reserved_ok=True)
+            HouseBot.objects.create(player=player, level=level, number=number)
             return player
     except (IntegrityError, BadRequest):  # created meanwhile by another request
-        return HouseBot.objects.select_related("player").get(level=level).player
+        return HouseBot.objects.select_related("player").get(level=level, number=number).player
 
 
 def house_bot_level(player) -> str | None:

@@ -378,18 +378,30 @@ def finish_game(record: Record, game: Game, match: Match, state: GameState, *,
         open_game(record, match, next_game)
 
 
+#: Called with each match that ends (finished or aborted), inside its transaction, after
+#: the match row is written: ``services.tournament_play`` files a tournament match's
+#: result there (a list, so that this module imports nothing above it).
+MATCH_END_HOOKS: list = []
+
+
 def end_match(record: Record, match: Match, *, winner_color: str | None, reason: str,
               status: str = Match.FINISHED) -> None:
-    """Close the match; count it for both players and update ratings when rated.
-    The caller holds the match lock; players are locked after it, in id order."""
+    """Close the match; count it for both players and update ratings when rated, then
+    run :data:`MATCH_END_HOOKS`. The caller holds the match lock; players are locked
+    after it, in id order (then a tournament's row, by the hook)."""
     match.status = status
     match.end_reason = reason
     match.finished_at = timezone.now()
     match.winner = match.player_of(winner_color) if winner_color else None
     match.save(update_fields=["status", "end_reason", "finished_at", "winner"])
     record.lobby_changed()
-    if status != Match.FINISHED:
-        return
+    if status == Match.FINISHED:
+        _count_and_rate(match)
+    for hook in MATCH_END_HOOKS:
+        hook(match)
+
+
+def _count_and_rate(match: Match) -> None:
     ids = sorted([match.white_id, match.black_id])
     locked = {p.pk: p for p in Player.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk")}
     for pid in ids:

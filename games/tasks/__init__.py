@@ -149,6 +149,12 @@ def _resume_chouette_bots() -> int:
     return len(waiting)
 
 
+def _tournaments() -> int:
+    """Recurring tournaments open their next occurrence; tournaments whose start time has
+    come are started; arenas pair and close."""
+    return services.series_schedule() + services.tournament_start_due() + services.tournament_tick()
+
+
 def _prune() -> int:
     return PeriodicRun.objects.filter(ran_at__lt=timezone.now() - timedelta(days=1)).delete()[0]
 
@@ -164,6 +170,8 @@ PERIODIC = [
     Periodic("abandoned", 60, services.close_abandoned),
     Periodic("notices", 60, services.notices_send),
     Periodic("queue", 60, services.queue_expire),
+    Periodic("tournaments", 10, _tournaments),
+    Periodic("tournament_deadlines", 30, services.tournament_expire_deadlines),
     Periodic("prune", 3600, _prune),
 ]
 

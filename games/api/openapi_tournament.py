@@ -1,0 +1,74 @@
+"""The tournament part of the OpenAPI document (merged into ``games.api.openapi.SPEC``)."""
+
+from __future__ import annotations
+
+from games.api.schema import AUTH, ERR, json_body, ref
+
+TOURNAMENT_ID = {"name": "tournamentId", "in": "path", "required": True, "schema": {"type": "integer"}}
+COMMON = {"401": ERR, "404": ERR, "429": ERR}
+PLAYER = {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}
+
+SUMMARY = {
+    "type": "object", "description": "A tournament (docs/TOURNAMENTS.md).",
+    "properties": {
+        "id": {"type": "integer"}, "name": {"type": "string"},
+        "format": {"type": "string", "enum": ["knockout", "double", "swiss", "roundrobin", "groups", "arena"]},
+        "formatName": {"type": "string"},
+        "status": {"type": "string", "enum": ["registering", "running", "finished", "cancelled"]},
+        "options": {"type": "object", "description": "The format's options (lengths, seeding, rounds...) and the "
+                                                     "site's (cube, crawford, rated, minutes)."},
+        "startsAt": {"type": "string", "nullable": True}, "roundDeadlineHours": {"type": "integer"},
+        "maxEntrants": {"type": "integer", "nullable": True}, "entrants": {"type": "integer"},
+        "winner": {**PLAYER, "nullable": True}, "createdAt": {"type": "string"},
+        "startedAt": {"type": "string", "nullable": True}, "finishedAt": {"type": "string", "nullable": True},
+        "version": {"type": "integer", "description": "Bumped by every change."},
+    },
+}
+
+DETAIL = {
+    "type": "object", "description": "A tournament with its entrants, standings, bracket and matches.",
+    "allOf": [ref("TournamentSummary")],
+    "properties": {
+        "entrantList": {"type": "array", "items": {"type": "object", "properties": {
+            "id": {"type": "integer"}, "name": {"type": "string"}, "rating": {"type": "integer"},
+            "isBot": {"type": "boolean"}, "status": {"type": "string", "enum": ["entered", "withdrawn"]},
+            "seed": {"type": "integer", "nullable": True}}}},
+        "standings": {"type": "array", "items": {"type": "object", "description": "rank (null: not decided), "
+                      "player, name, score, wins, losses, byes, buchholz, headToHead, pointsDiff, status"}},
+        "bracket": {"type": "array", "items": {"type": "object"}, "description": "Bracket formats: every match "
+                    "with key, label, round, a, b, aFrom, bFrom, status, winner (and the names)."},
+        "matches": {"type": "array", "items": {"type": "object", "properties": {
+            "key": {"type": "string"}, "label": {"type": "string"}, "round": {"type": "integer"},
+            "matchId": {"type": "integer"}, "status": {"type": "string"}, "white": {"type": "object"},
+            "black": {"type": "object"}, "length": {"type": "integer"},
+            "winner": {"type": "integer", "nullable": True}, "endReason": {"type": "string", "nullable": True},
+            "deadline": {"type": "string", "nullable": True}, "replaced": {"type": "boolean"},
+            "forced": {"type": "string", "nullable": True}}}},
+        "directors": {"type": "array", "items": {"type": "string"}},
+        "you": {"type": "object", "properties": {
+            "entered": {"type": "boolean"}, "canEnter": {"type": "boolean"}, "canWithdraw": {"type": "boolean"},
+            "isDirector": {"type": "boolean"},
+            "nextMatch": {"type": "integer", "nullable": True, "description": "Your match being played."}}},
+    },
+}
+
+SCHEMAS = {"TournamentSummary": SUMMARY, "Tournament": DETAIL}
+VIEW = json_body(ref("Tournament"))
+
+PATHS = {
+    "/api/tournaments": {"get": {
+        "summary": "Tournaments, the newest first", "security": AUTH,
+        "parameters": [{"name": "status", "in": "query", "required": False,
+                        "schema": {"type": "string", "enum": ["upcoming", "running", "finished"]}}],
+        "responses": {"200": json_body({"type": "object", "properties": {
+            "tournaments": {"type": "array", "items": ref("TournamentSummary")}}}), "400": ERR, "401": ERR,
+            "429": ERR}}},
+    "/api/tournaments/{tournamentId}": {"get": {
+        "summary": "One tournament: rules, entrants, standings, bracket, matches, what you may do",
+        "security": AUTH, "parameters": [TOURNAMENT_ID], "responses": {"200": VIEW, **COMMON}}},
+    "/api/tournaments/{tournamentId}/entries": {
+        "post": {"summary": "Enter the tournament", "security": AUTH, "parameters": [TOURNAMENT_ID],
+                 "responses": {"201": VIEW, "403": ERR, "409": ERR, **COMMON}},
+        "delete": {"summary": "Withdraw (once running, your match being played is forfeited)", "security": AUTH,
+                   "parameters": [TOURNAMENT_ID], "responses": {"200": VIEW, "409": ERR, **COMMON}}},
+}

@@ -1,0 +1,123 @@
+"""Tournaments on the site: the event (its pure state from ``games.tournament`` as JSON),
+its entries and the match created for each pairing (docs/TOURNAMENTS.md, "On the site")."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from games.models.matches import Match
+from games.models.players import Player
+
+
+class TournamentSeries(models.Model):
+    """A tournament repeated on a schedule: an iCalendar RRULE (``FREQ=WEEKLY;BYDAY=TU``)
+    from ``first_start``; each occurrence becomes a :class:`Tournament` open for entries
+    ``lead_hours`` before it starts (``services.tournament_series``)."""
+
+    name = models.CharField(max_length=80)
+    format = models.CharField(max_length=12)
+    options = models.JSONField(default=dict, blank=True, help_text="As Tournament.options.")
+    rrule = models.CharField(max_length=200, help_text="An iCalendar RRULE, e.g. FREQ=WEEKLY;BYDAY=TU.")
+    first_start = models.DateTimeField(help_text="The first occurrence (the rule's DTSTART, its time of day).")
+    lead_hours = models.PositiveSmallIntegerField(default=24, help_text="Open for entries this long before.")
+    round_deadline_hours = models.PositiveSmallIntegerField(default=0)
+    max_entrants = models.PositiveIntegerField(null=True, blank=True)
+    created_by = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    last_start = models.DateTimeField(null=True, blank=True, help_text="The latest occurrence made a tournament.")
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        verbose_name_plural = "tournament series"
+
+    def __str__(self) -> str:
+        return f"series #{self.pk} {self.name} ({self.rrule})"
+
+
+class Tournament(models.Model):
+    """One event. ``state`` is the pure event's ``to_dict()`` (None until the start);
+    ``options`` are the format's options as given (camelCase, ``games.tournament.options``).
+    Player ids in ``state`` are Player pks."""
+
+    REGISTERING = "registering"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+    STATUSES = [(REGISTERING, "Registering"), (RUNNING, "Running"), (FINISHED, "Finished"),
+                (CANCELLED, "Cancelled")]
+    FORMATS = [("knockout", "Knock-out"), ("double", "Double elimination"), ("swiss", "Swiss"),
+               ("roundrobin", "Round robin"), ("groups", "Groups then knock-out"), ("arena", "Arena")]
+
+    name = models.CharField(max_length=80)
+    format = models.CharField(max_length=12, choices=FORMATS)
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=12, choices=STATUSES, default=REGISTERING, db_index=True)
+    created_by = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    directors = models.ManyToManyField(Player, blank=True, related_name="directed_tournaments")
+    starts_at = models.DateTimeField(null=True, blank=True, db_index=True,
+                                     help_text="When the draw is made (empty: when a director starts it).")
+    round_deadline_hours = models.PositiveSmallIntegerField(
+        default=0, help_text="Hours each match has from its creation before the absent forfeit (0: none).")
+    max_entrants = models.PositiveIntegerField(null=True, blank=True, help_text="Empty: no limit.")
+    draw_seed = models.CharField(max_length=32, blank=True, help_text="The random draw's seed, kept to show it.")
+    state = models.JSONField(null=True, blank=True, help_text="The pure event (games.tournament) as JSON.")
+    version = models.PositiveIntegerField(default=0, help_text="Bumped by every change of the event.")
+    winner = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    series = models.ForeignKey(TournamentSeries, on_delete=models.SET_NULL, null=True, blank=True,
+                               related_name="tournaments")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"tournament #{self.pk} {self.name} ({self.format}, {self.status})"
+
+
+class Entry(models.Model):
+    """A player's entry in a tournament (withdrawn entries stay, marked)."""
+
+    ENTERED = "entered"
+    WITHDRAWN = "withdrawn"
+    STATUSES = [(ENTERED, "Entered"), (WITHDRAWN, "Withdrawn")]
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="tournament_entries")
+    status = models.CharField(max_length=10, choices=STATUSES, default=ENTERED)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="unique_tournament_entry")]
+        ordering = ["tournament_id", "pk"]
+        verbose_name_plural = "entries"
+
+    def __str__(self) -> str:
+        return f"{self.player} in #{self.tournament_id} ({self.status})"
+
+
+class TournamentMatch(models.Model):
+    """The match played for one pairing (``key``, as the pure event names it). A pairing
+    whose match was aborted by an administrator gets a new one (the old link keeps
+    ``replaced``)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="links")
+    key = models.CharField(max_length=20)
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="tournament_link")
+    round = models.PositiveSmallIntegerField(default=1)
+    label = models.CharField(max_length=60, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True,
+                                    help_text="When an absent player forfeits (empty: no deadline).")
+    forced = models.CharField(max_length=20, blank=True,
+                              help_text="How the site decided it instead of the board (double_forfeit).")
+    replaced = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "round", "pk"]
+        indexes = [models.Index(fields=["tournament", "key"])]
+
+    def __str__(self) -> str:
+        return f"{self.key} of #{self.tournament_id}: match #{self.match_id}"

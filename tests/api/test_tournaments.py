@@ -1,0 +1,61 @@
+"""Bot-API agents in tournaments: list, read, enter and withdraw over HTTP, then play their
+pairing's match through the match endpoints like any other; refusals are JSON errors."""
+
+import random
+
+from games import services
+from games.models import Entry, Match, Tournament
+
+from tests.api.test_play import play_match
+
+
+def test_agents_list_enter_and_play_their_pairing_to_the_end(agents):
+    a, b = agents(2)
+    director = services.player_register(username="td", password="correct horse td")
+    t = services.tournament_create(by=director, name="Agents cup", format="knockout", length=1)
+    listed = a.get("/api/tournaments", status="upcoming").json()["tournaments"]
+    assert [(x["id"], x["status"], x["entrants"]) for x in listed] == [(t.pk, "registering", 0)]
+    for agent in (a, b):
+        r = agent.post(f"/api/tournaments/{t.pk}/entries")
+        assert r.status_code == 201, r.content
+        assert r.json()["you"]["entered"] and not r.json()["you"]["canEnter"]
+    services.tournament_start(tournament_id=t.pk, by=director)
+    view = a.get(f"/api/tournaments/{t.pk}").json()
+    assert view["status"] == "running" and len(view["matches"]) == 1
+    match_id = view["you"]["nextMatch"]
+    assert match_id == view["matches"][0]["matchId"]
+    assert [m["matchId"] for m in a.get("/api/matches", status="playing").json()["matches"]] == [match_id]
+    views, _ = play_match(a, b, match_id, random.Random(3))
+    done = a.get(f"/api/tournaments/{t.pk}").json()
+    assert done["status"] == "finished"
+    assert done["winner"]["id"] == Match.objects.get(pk=match_id).winner_id
+    assert done["standings"][0]["player"] == done["winner"]["id"]
+    assert [x["id"] for x in a.get("/api/tournaments", status="finished").json()["tournaments"]] == [t.pk]
+
+
+def test_an_agent_withdraws_with_delete(agents):
+    (a,) = agents(1)
+    t = services.tournament_create(by=None, name="Open", format="swiss", length=3)
+    a.post(f"/api/tournaments/{t.pk}/entries")
+    r = a.delete(f"/api/tournaments/{t.pk}/entries")
+    assert r.status_code == 200 and r.json()["you"]["canEnter"] and r.json()["entrants"] == 0
+    assert Entry.objects.get(tournament=t).status == Entry.WITHDRAWN
+
+
+def test_refusals_are_json_errors_that_change_nothing(agents):
+    a, b = agents(2)
+    t = services.tournament_create(by=None, name="Full", format="knockout", length=1, max_entrants=2)
+    assert a.get("/api/tournaments/999").status_code == 404
+    assert a.get("/api/tournaments/999").json()["error"]["code"] == "tournament_not_found"
+    assert a.get("/api/tournaments", status="soon").json()["error"]["code"] == "bad_status"
+    assert a.delete(f"/api/tournaments/{t.pk}/entries").json()["error"]["code"] == "not_entered"
+    a.post(f"/api/tournaments/{t.pk}/entries")
+    r = a.post(f"/api/tournaments/{t.pk}/entries")
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "already_entered")
+    assert a.client.get("/api/tournaments").status_code == 401
+    assert a.get(f"/api/tournaments/{t.pk}/entries").status_code == 405
+    services.tournament_enter(tournament_id=t.pk, player=services.player_register(username="z", password="correct horse z"))
+    r = b.post(f"/api/tournaments/{t.pk}/entries")
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "tournament_full")
+    assert Entry.objects.filter(tournament=t).count() == 2
+    assert Tournament.objects.get(pk=t.pk).status == Tournament.REGISTERING

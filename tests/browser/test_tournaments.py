@@ -1,0 +1,104 @@
+"""Tournaments in Chromium: the list and a tournament's page on a desktop and a phone
+(390x844, nothing wider than the screen), entering from the page, a finished bracket.
+Screenshots: artifacts/screenshots/tournament-*."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.browser.conftest import DESKTOP, PHONE, ROOT
+from tests.browser.helpers import sign_up
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+RUN_TO_END = """
+from games import tasks
+from games.models import Game
+while True:
+    games = list(Game.objects.filter(status=Game.PLAYING, match__tournament_link__tournament_id={pk})
+                 .values_list("pk", "version"))
+    if not any([tasks.bot_turn.call_local(g, v) for g, v in games]):
+        break
+"""
+
+
+def manage(site_server, *args) -> str:
+    """``manage.py`` on the live server's database."""
+    _, script = site_server
+    env = {**os.environ, "SQLITE_PATH": str(script.parent / "db.sqlite3"), "DJANGO_DEBUG": "1",
+           "PYTHONPATH": str(ROOT), "GAMES_TASKS_IMMEDIATE": "0"}
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)
+    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True,
+                          text=True)
+    return done.stdout.strip()
+
+
+def fits_the_phone(page) -> bool:
+    return page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_tournament_pages_on_a_desktop_and_a_phone(site_server, new_page, screenshots):
+    base, _ = site_server
+    finished = manage(site_server, "tournament", "create", "--name", "Bots night", "--format", "knockout",
+                      "--length", "1", "--bots", "random:8", "--start", "now")
+    manage(site_server, "shell", "-c", RUN_TO_END.format(pk=finished))
+    upcoming = manage(site_server, "tournament", "create", "--name", "Tuesday Swiss", "--format", "swiss",
+                      "--length", "3", "--rounds", "4", "--start", "2030-01-07T20:00:00+00:00")
+
+    page = new_page(PHONE)
+    sign_up(page, base)
+    page.goto(f"{base}/")
+    page.click("nav >> text=Tournaments")
+    page.wait_for_url("**/tournaments/")
+    assert page.locator("#finished").get_by_text("Bots night").is_visible()
+    assert fits_the_phone(page)
+    page.screenshot(path=str(screenshots / "tournament-list-phone.png"), full_page=True)
+
+    page.click("text=Tuesday Swiss")
+    page.click("#enter")
+    page.wait_for_selector("#withdraw")
+    assert page.locator("#entrants li").count() == 1 and fits_the_phone(page)
+    page.screenshot(path=str(screenshots / "tournament-upcoming-phone.png"), full_page=True)
+
+    page.goto(f"{base}/tournaments/{finished}/")
+    assert page.locator("#bracket .b-match").count() == 7
+    assert page.locator(".b-player.won").count() == 7
+    assert page.locator("#tables a").count() == 7
+    assert fits_the_phone(page)
+    page.screenshot(path=str(screenshots / "tournament-bracket-phone.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
+    page.screenshot(path=str(screenshots / "tournament-bracket-desktop.png"), full_page=True)
+    assert upcoming
+
+
+def test_the_tournament_page_follows_entries_and_the_draw_live(site_server, new_page, screenshots):
+    from tests.browser.test_site import make_admin
+
+    base, _ = site_server
+    pk = manage(site_server, "tournament", "create", "--name", "Live draw", "--format", "knockout", "--length", "3",
+                "--bots", "random:3")
+    watcher = new_page(PHONE)
+    watcher.goto(f"{base}/tournaments/{pk}/")
+    assert watcher.locator("#entrants li").count() == 3 and watcher.locator("#bracket").count() == 0
+
+    player = new_page()
+    sign_up(player, base, prefix="entrant")
+    player.goto(f"{base}/tournaments/{pk}/")
+    player.click("#enter")
+    watcher.wait_for_function("() => document.querySelectorAll('#entrants li').length === 4")
+
+    admin = make_admin(site_server, name="director")
+    director = new_page()
+    director.goto(f"{base}/accounts/login/?next=/tournaments/{pk}/")
+    director.fill("input[name=username]", admin[0])
+    director.fill("input[name=password]", admin[1])
+    director.click("main button[type=submit], main input[type=submit]")
+    director.wait_for_url(f"**/tournaments/{pk}/")
+    director.click("#start")
+    watcher.wait_for_selector("#bracket .b-match")  # drawn on the watcher's page without a reload
+    assert watcher.locator("#bracket .b-match").count() == 3
+    assert watcher.locator("#tables a").count() == 2 and fits_the_phone(watcher)
+    watcher.screenshot(path=str(screenshots / "tournament-live-draw-phone.png"), full_page=True)
