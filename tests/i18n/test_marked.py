@@ -14,8 +14,6 @@ from tests.i18n.scan import ROOT, module_strings, modules, template_strings, tem
 UNSWEPT = {
     "templates/analysis.html",
     "templates/game.html",
-    "templates/tournament.html",
-    "templates/tournaments.html",
     "static/js/analysis.mjs",
     "static/js/analysis_core.mjs",
     "static/js/game.mjs",
