@@ -15,7 +15,8 @@ OVERLAPS = """() => {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
-    if (!node.textContent.trim() || !el || el.closest('script, style, option, .sr-only, [hidden]')) continue;
+    // text in a closed <details> (the header's "your turn" list) is not shown
+    if (!node.textContent.trim() || !el || el.closest('script, style, option, .sr-only, [hidden], details:not([open]) > :not(summary)')) continue;
     const range = document.createRange(); range.selectNodeContents(node);
     for (const r of range.getClientRects()) if (r.width > 1 && r.height > 1) boxes.push({ r, text: node.textContent.trim().slice(0, 30) });
   }
