@@ -42,6 +42,9 @@ def test_two_players_keep_three_correspondence_matches_each(site_server, new_pag
             assert "Correspondence: 2 days per move" in joiner.text_content("#time-control")
             joiner.click("#join-button")
             joiner.wait_for_url(re.compile(r".*/games/\d+/$"))
+            # The creator's waiting page opens the game by itself once someone joins: let it,
+            # so that it does not cut short the creator's next navigation.
+            creator.wait_for_url(re.compile(r".*/games/\d+/$"))
     # Each waits on the three matches they opened (White moves first in each).
     for page in (alice, bob):
         page.goto(f"{base}/matches/?turn=mine")
