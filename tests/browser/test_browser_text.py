@@ -6,14 +6,14 @@ import re
 
 import pytest
 
-from tests.browser.conftest import DESKTOP, browser, site_server  # noqa: F401 (fixtures)
+from tests.browser.conftest import DESKTOP
 from tests.browser.helpers import create_match, join_by_invite, sign_up
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def page_in(browser):  # noqa: F811 (the fixture imported above)
+def page_in(browser):
     """``page_in("tr-TR")``: a page in a fresh context whose browser asks for that language."""
     contexts = []
 
