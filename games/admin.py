@@ -369,3 +369,44 @@ class TournamentMatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
 @admin.register(TournamentSeries)
 class TournamentSeriesAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("name", "format", "rrule", "first_start", "last_start", "active")
+
+
+# -- clubs (read-only: every change goes through games.services.clubs; the invite token is not shown) ---
+
+from games.models import Challenge, Club, Membership  # noqa: E402
+
+
+@admin.register(Club)
+class ClubAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("id", "name", "ladder_reach", "match_length", "challenge_hours", "created_by", "created_at")
+    search_fields = ("name",)
+    actions = ("renew_invites",)
+
+    def get_readonly_fields(self, request, obj=None):
+        return [name for name in super().get_readonly_fields(request, obj) if name != "invite_token"]
+
+    def get_fields(self, request, obj=None):
+        return [name for name in super().get_fields(request, obj) if name != "invite_token"]
+
+    @admin.action(description="Renew the invite link (the old one stops working)")
+    def renew_invites(self, request, queryset):
+        for club in queryset:
+            services.club_renew_invite(club_id=club.pk, by=None)
+        self.message_user(request, f"{queryset.count()} invite link(s) renewed.")
+
+    def has_change_permission(self, request, obj=None):  # the action needs it; the form stays read-only
+        return request.user.has_perm("games.change_club")
+
+
+@admin.register(Membership)
+class MembershipAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("club", "position", "player", "role", "joined_at")
+    list_filter = ("role",)
+    list_select_related = ("club", "player")
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("club", "challenger", "defender", "status", "match", "deadline", "winner", "swapped")
+    list_filter = ("status",)
+    list_select_related = ("club", "challenger", "defender", "match", "winner")
