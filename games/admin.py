@@ -388,14 +388,14 @@ class ClubAdmin(ReadOnlyMixin, admin.ModelAdmin):
     def get_fields(self, request, obj=None):
         return [name for name in super().get_fields(request, obj) if name != "invite_token"]
 
-    @admin.action(description="Renew the invite link (the old one stops working)")
-    def renew_invites(self, request, queryset):
-        for club in queryset:
-            services.club_renew_invite(club_id=club.pk, by=None)
-        self.message_user(request, f"{queryset.count()} invite link(s) renewed.")
-
-    def has_change_permission(self, request, obj=None):  # the action needs it; the form stays read-only
+    def has_renew_permission(self, request):
         return request.user.has_perm("games.change_club")
+
+    @admin.action(description="Renew the invite link (the old one stops working)", permissions=["renew"])
+    def renew_invites(self, request, queryset):
+        for club_id in queryset.order_by("pk").values_list("pk", flat=True):
+            services.club_renew_invite(club_id=club_id, by=None)
+        self.message_user(request, f"{queryset.count()} invite link(s) renewed.", messages.SUCCESS)
 
 
 @admin.register(Membership)

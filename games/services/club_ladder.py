@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.db import transaction
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, ngettext
 
 from games import clock
 from games.errors import Conflict, Forbidden
@@ -36,8 +36,9 @@ def check_challenge(club: Club, challenger: Player, defender_id) -> tuple[Member
     if theirs.pk == mine.pk:
         raise Conflict("own_challenge", _("You cannot challenge yourself."))
     if not ladder_reach_ok(club, mine, theirs):
-        raise Conflict("out_of_range", _("You can challenge a member up to %(n)s places above you.")
-                       % {"n": club.ladder_reach})
+        raise Conflict("out_of_range", ngettext("You can challenge a member up to %(n)s place above you.",
+                                                "You can challenge a member up to %(n)s places above you.",
+                                                club.ladder_reach) % {"n": club.ladder_reach})
     open_ = Challenge.objects.filter(club=club, status=Challenge.OPEN)
     if open_.filter(either(mine.player_id)).exists():
         raise Conflict("challenge_open", _("You have an open challenge already: play it first."))

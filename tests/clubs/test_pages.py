@@ -120,3 +120,17 @@ def test_leaving_from_the_page(club, people):
     signed_in(people[0]).post(f"/clubs/{club.pk}/leave/")  # the last owner: refused
     assert Membership.objects.filter(club=club, player=people[0]).exists()
     assert Client().get("/clubs/999/").status_code == 404
+
+
+def test_the_admin_shows_clubs_without_their_token_and_renews_it(club, people, admin_client):
+    from django.urls import reverse
+
+    for name in ("club", "membership", "challenge"):
+        assert admin_client.get(reverse(f"admin:games_{name}_changelist")).status_code == 200
+    page = admin_client.get(reverse("admin:games_club_change", args=[club.pk])).content.decode()
+    assert "Tuesday club" in page and club.invite_token not in page
+    old = club.invite_token
+    admin_client.post(reverse("admin:games_club_changelist"),
+                      {"action": "renew_invites", "_selected_action": [club.pk]})
+    club.refresh_from_db()
+    assert club.invite_token != old
