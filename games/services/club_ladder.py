@@ -32,7 +32,7 @@ def check_challenge(club: Club, challenger: Player, defender_id) -> tuple[Member
     require_active(challenger)
     mine = check_member(club, challenger.pk)
     pid = valid_id(defender_id, "no_such_member", _("That player is not a member of this club."))
-    theirs = check_member(club, pid, "no_such_member")
+    theirs = check_member(club, pid, yourself=False)
     if theirs.pk == mine.pk:
         raise Conflict("own_challenge", _("You cannot challenge yourself."))
     if not ladder_reach_ok(club, mine, theirs):

@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils.translation import gettext as _
 
+from games import clock
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.models import Challenge, Club, Match, Membership, Player, Tournament
 from games.services.lifecycle import MatchRecord, forfeit_match, lock_match, valid_id
@@ -48,11 +49,14 @@ def check_owner(club: Club, by: Player | None) -> Membership:
     return member
 
 
-def check_member(club: Club, player_id, code: str = "not_a_member") -> Membership:
+def check_member(club: Club, player_id, *, yourself: bool = True) -> Membership:
+    """The membership of ``player_id``, or ``not_a_member`` (yourself) / ``no_such_member``
+    (the player named by someone else)."""
     member = Membership.objects.filter(club=club, player_id=player_id).first()
+    if member is None and yourself:
+        raise Forbidden("not_a_member", _("You are not a member of this club."))
     if member is None:
-        raise Forbidden(code, _("That player is not a member of this club.") if code != "not_a_member"
-                        else _("You are not a member of this club."))
+        raise Forbidden("no_such_member", _("That player is not a member of this club."))
     return member
 
 
@@ -158,12 +162,17 @@ def either(player_id: int) -> Q:
     return Q(challenger_id=player_id) | Q(defender_id=player_id)
 
 
-def do_remove(club: Club, member: Membership) -> None:
+def do_remove(club: Club, member: Membership, locked: list) -> None:
     """Take ``member`` off the club: an open challenge of theirs is void and its match
-    forfeited by them (the caller locked its match first); the places below move up one."""
-    for challenge in Challenge.objects.filter(club=club, status=Challenge.OPEN).filter(either(member.player_id)):
+    forfeited by them (the caller locked those matches, ``locked``, before the club); the
+    places below move up one."""
+    challenges = list(Challenge.objects.filter(club=club, status=Challenge.OPEN).filter(either(member.player_id)))
+    if any(c.match_id not in locked for c in challenges):  # challenged between the two locks
+        raise Conflict("club_busy", _("The club's ladder changed meanwhile: try again."))
+    for challenge in challenges:
         challenge.status = Challenge.VOID
-        challenge.save(update_fields=["status"])
+        challenge.finished_at = clock.now()
+        challenge.save(update_fields=["status", "finished_at"])
         match = lock_match(challenge.match_id)
         if match.status == Match.PLAYING:
             record = MatchRecord(match)
@@ -178,19 +187,19 @@ def do_remove(club: Club, member: Membership) -> None:
 def _leave_or_remove(club_id, player_id: int, by: Player | None) -> None:
     pk = valid_id(club_id, "club_not_found", _("No such club."))
     with transaction.atomic():
-        for match_id in _open_challenge_matches(pk, player_id):  # lock order: matches, then the club
+        locked = _open_challenge_matches(pk, player_id)
+        for match_id in locked:  # lock order: matches, then the club
             lock_match(match_id)
         club = lock_club(pk)
         if by is not None and by.pk != player_id:
             check_owner(club, by)
-        member = check_member(club, player_id, "not_a_member" if by is None or by.pk == player_id
-                              else "no_such_member")
+        member = check_member(club, player_id, yourself=by is None or by.pk == player_id)
         if member.role == Membership.OWNER:
             if by is not None and by.pk != player_id:
                 raise Conflict("cannot_remove_owner", _("An owner cannot be removed: make them a member first."))
             if not Membership.objects.filter(club=club, role=Membership.OWNER).exclude(pk=member.pk).exists():
                 raise Conflict("last_owner", _("You are the club's last owner: make another member an owner first."))
-        do_remove(club, member)
+        do_remove(club, member, locked)
 
 
 def club_leave(*, club_id, player: Player) -> None:
@@ -214,7 +223,7 @@ def club_set_role(*, club_id, by: Player | None, player_id, role) -> Membership:
     with transaction.atomic():
         club = lock_club(club_id)
         check_owner(club, by)
-        member = check_member(club, pid, "no_such_member")
+        member = check_member(club, pid, yourself=False)
         if (role == Membership.MEMBER and member.role == Membership.OWNER
                 and not Membership.objects.filter(club=club, role=Membership.OWNER).exclude(pk=member.pk).exists()):
             raise Conflict("last_owner", _("A club keeps at least one owner."))

@@ -213,3 +213,18 @@ def test_the_detail_shows_ratings_pr_and_who_may_be_challenged(club, people):
     assert detail["memberList"][0]["rating"] == 1500 and detail["memberList"][0]["pr"] is None
     assert detail["you"]["canChallenge"] == [people[1].pk, people[2].pk, people[3].pk]
     assert "inviteToken" not in detail and club_detail(club, people[0])["inviteToken"] == club.invite_token
+
+
+def test_a_challenge_made_between_the_two_locks_of_a_leave_is_refused(club, people):
+    """Leaving locks the leaver's challenge matches, then the club: a challenge that came
+    in between (its match not locked first) is refused, not locked out of order."""
+    from django.db import transaction
+
+    from games.services.clubs import do_remove, lock_club
+
+    challenge = services.club_challenge(club_id=club.pk, by=people[2], defender_id=people[1].pk)
+    before = snapshot(club)
+    with pytest.raises(ServiceError) as info, transaction.atomic():
+        do_remove(lock_club(club.pk), Membership.objects.get(club=club, player=people[1]), locked=[])
+    assert info.value.code == "club_busy" and snapshot(club) == before
+    assert Challenge.objects.get(pk=challenge.pk).status == Challenge.OPEN
