@@ -50,9 +50,11 @@ def check_challenge(club: Club, challenger: Player, defender_id) -> tuple[Member
 
 
 def do_challenge(club: Club, mine: Membership, theirs: Membership, *, now) -> Challenge:
-    """The challenge's match, started: the challenger creates it (private, the club's
-    length), the defender is seated at once; its deadline is ``challenge_hours`` away."""
-    created = match_create(creator=mine.player, private=True, length=club.match_length)
+    """The challenge's match, started: the challenger creates it (the club's length; public,
+    so that members can watch and its analysis counts on the members' page), the defender is
+    seated at once, in the same transaction (the lobby never shows it open); its deadline is
+    ``challenge_hours`` away."""
+    created = match_create(creator=mine.player, length=club.match_length)
     match = match_join(player=theirs.player, match_id=created.pk, invite_code=created.invite_code)
     return Challenge.objects.create(
         club=club, challenger=mine.player, defender=theirs.player, match=match,

@@ -134,3 +134,21 @@ def test_the_admin_shows_clubs_without_their_token_and_renews_it(club, people, a
                       {"action": "renew_invites", "_selected_action": [club.pk]})
     club.refresh_from_db()
     assert club.invite_token != old
+
+
+def test_the_members_page_shows_the_pr_of_analysed_ladder_matches(club, people):
+    from games.models import Analysis
+
+    challenge = services.club_challenge(club_id=club.pk, by=people[2], defender_id=people[1].pk)
+    services.match_leave(match_id=challenge.match_id, player=people[1])
+    match = challenge.match
+    match.refresh_from_db()
+    Analysis.objects.create(match=match, depth=0, length=match.length, white_name=match.white.display_name,
+                            black_name=match.black.display_name, result={}, white_pr=4.25, black_pr=9.5,
+                            white_decisions=30, black_decisions=30)
+    page = Client().get(f"/clubs/{club.pk}/members/").content.decode()  # a public match: anyone sees its PR
+    white_row = page[page.index(f'<tr data-member="{match.white_id}">'):]
+    black_row = page[page.index(f'<tr data-member="{match.black_id}">'):]
+    assert "4.25" in white_row[:white_row.index("</tr>")] and "9.50" in black_row[:black_row.index("</tr>")]
+    table = page[page.index("<tbody>"):page.index("</tbody>")]
+    assert table.count("—") == 4  # the four members without an analysed match

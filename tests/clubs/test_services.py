@@ -103,7 +103,7 @@ def finish(match, winner):
 def test_a_challenge_within_reach_is_a_match_of_the_clubs_length(club, people):
     challenge = services.club_challenge(club_id=club.pk, by=people[4], defender_id=people[1].pk)  # eve (5) v bob (2)
     match = challenge.match
-    assert (match.status, match.length, match.private) == (Match.PLAYING, 5, True)
+    assert (match.status, match.length, match.private, match.rated) == (Match.PLAYING, 5, False, True)
     assert {match.white_id, match.black_id} == {people[4].pk, people[1].pk}
     assert (challenge.challenger_position, challenge.defender_position) == (5, 2)
     assert challenge.deadline - challenge.created_at > timedelta(hours=71)
