@@ -369,3 +369,44 @@ class TournamentMatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
 @admin.register(TournamentSeries)
 class TournamentSeriesAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("name", "format", "rrule", "first_start", "last_start", "active")
+
+
+# -- clubs (read-only: every change goes through games.services.clubs; the invite token is not shown) ---
+
+from games.models import Challenge, Club, Membership  # noqa: E402
+
+
+@admin.register(Club)
+class ClubAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("id", "name", "ladder_reach", "match_length", "challenge_hours", "created_by", "created_at")
+    search_fields = ("name",)
+    actions = ("renew_invites",)
+
+    def get_readonly_fields(self, request, obj=None):
+        return [name for name in super().get_readonly_fields(request, obj) if name != "invite_token"]
+
+    def get_fields(self, request, obj=None):
+        return [name for name in super().get_fields(request, obj) if name != "invite_token"]
+
+    def has_renew_permission(self, request):
+        return request.user.has_perm("games.change_club")
+
+    @admin.action(description="Renew the invite link (the old one stops working)", permissions=["renew"])
+    def renew_invites(self, request, queryset):
+        for club_id in queryset.order_by("pk").values_list("pk", flat=True):
+            services.club_renew_invite(club_id=club_id, by=None)
+        self.message_user(request, f"{queryset.count()} invite link(s) renewed.", messages.SUCCESS)
+
+
+@admin.register(Membership)
+class MembershipAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("club", "position", "player", "role", "joined_at")
+    list_filter = ("role",)
+    list_select_related = ("club", "player")
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("club", "challenger", "defender", "status", "match", "deadline", "winner", "swapped")
+    list_filter = ("status",)
+    list_select_related = ("club", "challenger", "defender", "match", "winner")

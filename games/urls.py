@@ -4,6 +4,7 @@ from django.views.i18n import JavaScriptCatalog
 from games.views import analysis as analysis_views, chouettes as chouette_pages, notices as notice_pages, pages as views
 from games.views import practice as practice_views, turns as turn_pages
 from games.views.language import language
+from games.views import clubs as club_pages
 from games.views import tournaments as tournament_pages
 
 urlpatterns = [
@@ -57,6 +58,19 @@ urlpatterns = [
          name="tournament_withdraw"),
     path("tournaments/<int:tournament_id>/start/", tournament_pages.tournament_start, name="tournament_start"),
     path("tournaments/<int:tournament_id>/bots/", tournament_pages.tournament_add_bots, name="tournament_bots"),
+    # clubs
+    path("clubs/", club_pages.club_list, name="club_list"),
+    path("clubs/new/", club_pages.club_create, name="club_create"),
+    path("clubs/join/<str:token>/", club_pages.club_invite, name="club_invite"),
+    path("clubs/<int:club_id>/", club_pages.club_page, name="club_page"),
+    path("clubs/<int:club_id>/members/", club_pages.club_members, name="club_members"),
+    path("clubs/<int:club_id>/leave/", club_pages.club_leave, name="club_leave"),
+    path("clubs/<int:club_id>/remove/", club_pages.club_remove, name="club_remove"),
+    path("clubs/<int:club_id>/role/", club_pages.club_role, name="club_role"),
+    path("clubs/<int:club_id>/invite/", club_pages.club_renew_invite, name="club_renew_invite"),
+    path("clubs/<int:club_id>/settings/", club_pages.club_settings, name="club_settings"),
+    path("clubs/<int:club_id>/challenge/", club_pages.club_challenge, name="club_challenge"),
+    path("clubs/<int:club_id>/tournaments/", club_pages.club_tournament, name="club_tournament"),
     # analysis, .mat upload, hints and the tutor (games/analysis_views.py)
     path("matches/<int:match_id>/analysis.json", analysis_views.match_analysis_json, name="match_analysis_json"),
     path("matches/<int:match_id>/analysis/", analysis_views.match_analysis_page, name="match_analysis"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from copy import deepcopy
 
-from games.api import openapi_chouette, openapi_tournament
+from games.api import openapi_chouette, openapi_club, openapi_tournament
 from games.api.schema import AUTH, ERR, json_body as _json, ref as _ref
 from games.engine.actions import api_names
 MATCH_ID = {"name": "matchId", "in": "path", "required": True, "schema": {"type": "integer"}}
@@ -234,3 +234,5 @@ SPEC["components"]["schemas"].update(openapi_chouette.SCHEMAS)
 SPEC["paths"].update(openapi_chouette.PATHS)
 SPEC["components"]["schemas"].update(openapi_tournament.SCHEMAS)
 SPEC["paths"].update(openapi_tournament.PATHS)
+SPEC["components"]["schemas"].update(openapi_club.SCHEMAS)
+SPEC["paths"].update(openapi_club.PATHS)

@@ -22,6 +22,7 @@ SUMMARY = {
         "winner": {**PLAYER, "nullable": True}, "createdAt": {"type": "string"},
         "startedAt": {"type": "string", "nullable": True}, "finishedAt": {"type": "string", "nullable": True},
         "version": {"type": "integer", "description": "Bumped by every change."},
+        "club": {**PLAYER, "nullable": True, "description": "The club it is run for (its owners direct it)."},
     },
 }
 
@@ -59,10 +60,12 @@ PATHS = {
     "/api/tournaments": {"get": {
         "summary": "Tournaments, the newest first", "security": AUTH,
         "parameters": [{"name": "status", "in": "query", "required": False,
-                        "schema": {"type": "string", "enum": ["upcoming", "running", "finished"]}}],
+                        "schema": {"type": "string", "enum": ["upcoming", "running", "finished"]}},
+                       {"name": "club", "in": "query", "required": False, "schema": {"type": "integer"},
+                        "description": "Only this club's tournaments (404 club_not_found)."}],
         "responses": {"200": json_body({"type": "object", "properties": {
             "tournaments": {"type": "array", "items": ref("TournamentSummary")}}}), "400": ERR, "401": ERR,
-            "429": ERR}}},
+            "404": ERR, "429": ERR}}},
     "/api/tournaments/{tournamentId}": {"get": {
         "summary": "One tournament: rules, entrants, standings, bracket, matches, what you may do",
         "security": AUTH, "parameters": [TOURNAMENT_ID], "responses": {"200": VIEW, **COMMON}}},

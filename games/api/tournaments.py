@@ -10,7 +10,7 @@ from games import services
 from games.api import auth
 from games.api.errors import ApiError
 from games.api.views import api
-from games.models import Tournament
+from games.models import Club, Tournament
 from games.selectors import tournaments as view
 
 
@@ -23,12 +23,15 @@ def _tournament(tournament_id) -> Tournament:
 
 @api("GET")
 def tournaments(request):
-    """``GET /api/tournaments[?status=upcoming|running|finished]``: the newest first."""
+    """``GET /api/tournaments[?status=upcoming|running|finished][&club=<id>]``: the newest first."""
     auth.agent_player(request)
     section = request.GET.get("status")
     if section is not None and section not in view.SECTIONS:
         raise ApiError(400, "bad_status", f"status is one of {', '.join(view.SECTIONS)}.")
-    return JsonResponse({"tournaments": view.tournament_list(section=section)})
+    club = request.GET.get("club")
+    if club is not None and not (club.isdigit() and Club.objects.filter(pk=int(club)).exists()):
+        raise ApiError(404, "club_not_found", "No such club.")
+    return JsonResponse({"tournaments": view.tournament_list(section=section, club=int(club) if club else None)})
 
 
 @api("GET")

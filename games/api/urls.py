@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from games.api import chouettes, tournaments, views
+from games.api import chouettes, clubs, tournaments, views
 
 app_name = "api"
 
@@ -23,6 +23,11 @@ urlpatterns = [
     path("tournaments", tournaments.tournaments, name="tournaments"),
     path("tournaments/<int:tournament_id>", tournaments.tournament_detail, name="tournament"),
     path("tournaments/<int:tournament_id>/entries", tournaments.tournament_entries, name="tournament_entries"),
+    path("clubs", clubs.clubs, name="clubs"),
+    path("clubs/join", clubs.club_join, name="club_join"),
+    path("clubs/<int:club_id>", clubs.club_detail, name="club"),
+    path("clubs/<int:club_id>/membership", clubs.club_membership, name="club_membership"),
+    path("clubs/<int:club_id>/challenges", clubs.club_challenges, name="club_challenges"),
     path("matches/<int:match_id>/analysis", views.match_analysis, name="analysis"),
     path("guide", views.guide_page, name="guide"),
     path("guide.md", views.guide_markdown, name="guide_md"),

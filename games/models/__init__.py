@@ -7,11 +7,13 @@
 - ``work``: Counter, Job, PeriodicRun, Analysis;
 - ``practice``: PracticeSession, PracticeExercise.
 - ``tournaments``: Tournament, Entry, TournamentMatch (the match of each pairing), TournamentSeries.
+- ``clubs``: Club, Membership (role and ladder place), Challenge (a ladder match).
 """
 
 from games.models.chouettes import Chouette, ChouetteChat, ChouetteEvent, ChouetteGame, ChouetteSeat
 from games.models.matches import ChatMessage, Connection, Game, GameEvent, Match
 from games.models.players import Agent, HouseBot, Player, PushSubscription, QueueEntry
+from games.models.clubs import Challenge, Club, Membership
 from games.models.tournaments import Entry, Tournament, TournamentMatch, TournamentSeries
 from games.models.work import Analysis, Counter, Job, PeriodicRun
 from games.models.practice import PracticeExercise, PracticeSession
@@ -21,5 +23,5 @@ __all__ = [
     "Match", "Game", "GameEvent", "ChatMessage", "Connection",
     "Chouette", "ChouetteSeat", "ChouetteGame", "ChouetteEvent", "ChouetteChat",
     "Counter", "Job", "PeriodicRun", "Analysis", "PracticeSession", "PracticeExercise",
-    "Tournament", "Entry", "TournamentMatch", "TournamentSeries",
+    "Tournament", "Entry", "TournamentMatch", "TournamentSeries", "Club", "Membership", "Challenge",
 ]

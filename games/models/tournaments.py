@@ -66,6 +66,8 @@ class Tournament(models.Model):
     winner = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     series = models.ForeignKey(TournamentSeries, on_delete=models.SET_NULL, null=True, blank=True,
                                related_name="tournaments")
+    club = models.ForeignKey("games.Club", on_delete=models.SET_NULL, null=True, blank=True,
+                             related_name="tournaments", help_text="The club it is run for (its owners direct it).")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

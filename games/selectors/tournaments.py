@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.db.models import Count
 
 from games.models import Entry, Match, Player, Tournament, TournamentMatch
+from games.selectors.clubs import club_directs
 from games.tournament import load
 
 UPCOMING, RUNNING, FINISHED = "upcoming", "running", "finished"
@@ -19,20 +20,23 @@ def _iso(at) -> str | None:
     return at.isoformat() if at else None
 
 
-def tournament_list(*, section: str | None = None, limit: int = LIST_LIMIT) -> list:
-    """Tournaments of one section (None: every one), the newest first, as summaries."""
-    qs = Tournament.objects.select_related("winner").order_by("-created_at", "-pk")
+def tournament_list(*, section: str | None = None, limit: int = LIST_LIMIT, club: int | None = None) -> list:
+    """Tournaments of one section (None: every one), the newest first, as summaries;
+    ``club``: only that club's."""
+    qs = Tournament.objects.select_related("winner", "club").order_by("-created_at", "-pk")
     if section is not None:
         qs = qs.filter(status__in=SECTIONS[section])
+    if club is not None:
+        qs = qs.filter(club_id=club)
     rows = list(qs[:limit])
     counts = dict(Entry.objects.filter(tournament__in=rows, status=Entry.ENTERED).values("tournament")
                   .annotate(n=Count("pk")).values_list("tournament", "n"))
     return [summary(t, entrants=counts.get(t.pk, 0)) for t in rows]
 
 
-def tournament_sections() -> dict:
+def tournament_sections(*, club: int | None = None) -> dict:
     """``{"upcoming": [...], "running": [...], "finished": [...]}`` for the list page."""
-    return {name: tournament_list(section=name) for name in SECTIONS}
+    return {name: tournament_list(section=name, club=club) for name in SECTIONS}
 
 
 def summary(t: Tournament, *, entrants: int) -> dict:
@@ -42,7 +46,7 @@ def summary(t: Tournament, *, entrants: int) -> dict:
         "roundDeadlineHours": t.round_deadline_hours, "maxEntrants": t.max_entrants, "entrants": entrants,
         "winner": ({"id": t.winner_id, "name": t.winner.display_name} if t.winner_id else None),
         "createdAt": _iso(t.created_at), "startedAt": _iso(t.started_at), "finishedAt": _iso(t.finished_at),
-        "version": t.version,
+        "version": t.version, "club": ({"id": t.club_id, "name": t.club.name} if t.club_id else None),
     }
 
 
@@ -75,7 +79,7 @@ def tournament_detail(t: Tournament, viewer: Player | None = None) -> dict:
             "entered": entered,
             "canEnter": open_ and not entered and not viewer.suspended and (
                 t.max_entrants is None or out["entrants"] < t.max_entrants),
-            "isDirector": viewer.pk in directors or getattr(viewer.user, "is_staff", False),
+            "isDirector": viewer.pk in directors or getattr(viewer.user, "is_staff", False) or club_directs(viewer, t),
             "canWithdraw": entered and t.status in (Tournament.REGISTERING, Tournament.RUNNING),
             "nextMatch": next((m["matchId"] for m in out["matches"] if m["status"] == Match.PLAYING
                                and viewer.pk in (m["white"]["id"], m["black"]["id"])), None),

@@ -74,6 +74,17 @@ from games.services.social import (
     presence_join,
     presence_leave,
 )
+from games.services.clubs import (
+    club_create,
+    club_join,
+    club_leave,
+    club_remove_member,
+    club_renew_invite,
+    club_set_role,
+    club_tournament_create,
+    club_update,
+)
+from games.services.club_ladder import club_challenge, club_expire_challenges
 from games.services.tournament_play import forfeit_absent, tournament_expire_deadlines, tournament_tick
 from games.services.tournament_series import series_schedule, tournament_series_create
 from games.services.tournaments import (
@@ -114,5 +125,7 @@ __all__ = [
     "presence_join", "presence_leave",
     "series_schedule", "tournament_series_create", "forfeit_absent", "tournament_expire_deadlines", "tournament_tick", "tournament_add_bots", "tournament_cancel",
     "tournament_create", "tournament_enter", "tournament_start", "tournament_start_due", "tournament_withdraw",
+    "club_create", "club_join", "club_leave", "club_remove_member", "club_renew_invite", "club_set_role",
+    "club_tournament_create", "club_update", "club_challenge", "club_expire_challenges",
     "bots_waiting", "close_abandoned", "expire_clock", "expire_clocks", "sweep", "sweep_presence",
 ]

@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from games import clock
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import Entry, Player, Tournament
+from games.selectors.clubs import club_directs
 from games.services.agents import house_bot
 from games.services.lifecycle import MatchRecord, forfeit_match, lock_match, valid_id
 from games.services.players import require_active
@@ -31,12 +32,12 @@ SITE_OPTIONS = {"cube": True, "crawford": True, "rated": True, "minutes": 60}
 
 
 def is_director(tournament: Tournament, player) -> bool:
-    """Whether ``player`` runs ``tournament``: one of its directors, or staff."""
+    """Whether ``player`` runs ``tournament``: one of its directors, an owner of its club, or staff."""
     if player is None:
         return False
     if getattr(getattr(player, "user", None), "is_staff", False):
         return True
-    return tournament.directors.filter(pk=player.pk).exists()
+    return tournament.directors.filter(pk=player.pk).exists() or club_directs(player, tournament)
 
 
 def _require_director(tournament: Tournament, by) -> None:

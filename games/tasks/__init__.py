@@ -172,6 +172,7 @@ PERIODIC = [
     Periodic("queue", 60, services.queue_expire),
     Periodic("tournaments", 10, _tournaments),
     Periodic("tournament_deadlines", 30, services.tournament_expire_deadlines),
+    Periodic("club_challenges", 30, services.club_expire_challenges),
     Periodic("prune", 3600, _prune),
 ]
 

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from games import services
 from games.errors import ServiceError
-from games.models import Tournament
+from games.models import Club, Tournament
 from games.selectors import tournaments as view
 from games.selectors.players import player_of
 from games.views.pages import _bot_levels
@@ -24,12 +24,13 @@ def when(iso: str | None) -> str:
 
 
 def tournament_list(request):
-    """``GET /tournaments/``: upcoming, running and finished tournaments."""
-    sections = view.tournament_sections()
+    """``GET /tournaments/[?club=<id>]``: upcoming, running and finished tournaments (of one club)."""
+    club = Club.objects.filter(pk=request.GET["club"]).first() if request.GET.get("club", "").isdigit() else None
+    sections = view.tournament_sections(club=club.pk if club else None)
     for rows in sections.values():
         for row in rows:
             row["startsText"], row["startedText"] = when(row["startsAt"]), when(row["startedAt"])
-    return render(request, "tournaments.html", {"sections": sections})
+    return render(request, "tournaments.html", {"sections": sections, "club": club})
 
 
 def bracket_columns(detail: dict) -> list:
