@@ -80,6 +80,21 @@ export function cubeMarkup(x, y, value) {
     `<text x="${x}" y="${y + 8}">${value === 1 ? 64 : value}</text></g>`;
 }
 
+/** The result marked on the board at a game's end: a plaque over the middle, the winner's
+ *  checker beside two lines (``{color, title, detail}``, worded by the page: texts.mjs). */
+export const PLAQUE = { w: 400, h: 96 };
+export function resultXY(view) {
+  const g = geometry(view.flipped);
+  return { x: g.barX + BAR / 2, y: H / 2 };
+}
+export function resultMarkup(x, y, result) {
+  const { w, h } = PLAQUE, left = x - w / 2, tx = result.color ? left + 84 + (w - 100) / 2 : x;
+  return `<g class="result ${result.color || 'none'}"><rect x="${left}" y="${y - h / 2}" width="${w}" height="${h}" rx="12"/>` +
+    (result.color ? checker(left + 48, y, result.color) : '') +
+    `<text class="title" x="${tx}" y="${y - 6}">${esc(result.title)}</text>` +
+    `<text class="detail" x="${tx}" y="${y + 26}">${esc(result.detail || '')}</text></g>`;
+}
+
 const PIPS = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
   4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
   6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] };
@@ -103,7 +118,8 @@ export function diceXY(view, i, n) {
 /**
  * view: {pos: {board, whiteBar, blackBar, whiteOff, blackOff}, you, flipped, selectable: [p|'bar'],
  *        selected, targets: [p|'off'], cursor, dice, diceColor, usedDice: [bool], cube: {value, owner, enabled},
- *        lastTurn: {color, moves}, bigLabels: bool, numbers: 'mine' | 'white'}
+ *        lastTurn: {color, moves}, bigLabels: bool, numbers: 'mine' | 'white',
+ *        result: {color, title, detail} (a finished game: resultMarkup)}
  */
 export function renderBoard(view) {
   const { pos, flipped } = view;
@@ -193,6 +209,11 @@ export function renderBoard(view) {
       const { x, y, s } = diceXY(view, i, view.dice.length);
       out += die(x, y, d, view.diceColor, used[i], s);
     }
+  }
+  out += '</g><g class="result-layer">';
+  if (view.result) {
+    const { x, y } = resultXY(view);
+    out += resultMarkup(x, y, view.result);
   }
   out += '</g><g class="marks">';
   // targets (drawn over checkers) and the keyboard cursor

@@ -5,14 +5,15 @@ import * as S from './state.mjs';
 import { patchBoard, renderBoard } from './board.mjs';
 import { boardInput } from './board_input.mjs';
 import { playView } from './play.mjs';
-import { planEvent, planMove, speedFactor } from './motion.mjs';
+import { planEvent, planMove, soundOf, speedFactor } from './motion.mjs';
 import { motionPlayer } from './motion_player.mjs';
 import { loadOptions, saveOption, saveVolume, turnNotice } from './prefs.mjs';
 import { sounds } from './sound.mjs';
 import { $, skipToBoard, toaster } from './lib/dom.mjs';
 import { openSocket } from './lib/socket.mjs';
 import { clockOffset, claimIn, tickClocks } from './game_clocks.mjs';
-import { renderAway, renderControls, renderDialog, renderPanels, statusText } from './game_panels.mjs';
+import { namer, renderAway, renderControls, renderPanels, statusText } from './game_panels.mjs';
+import { resultPlaque } from './texts.mjs';
 
 const boot = JSON.parse($('boot').textContent);
 const boardEl = $('board');
@@ -73,28 +74,24 @@ function flush() {
   scheduled = false;
   const before = G.state;
   const planned = [];
+  const animates = motion.animates;
   let jump = false;
   for (const msg of queue.splice(0)) {
     if (msg.t === 'error') { onError(msg.d); continue; }
     if (msg.t === 'suspended') { toast(`${msg.d.name} was suspended by an administrator: the match ends (a forfeit).`, 'suspended'); continue; }
     if (G.hold && nextGameMsg(msg)) { G.hold.msgs.push(msg); continue; }
-    if (msg.t === 'move' && msg.v === G.state.version + 1 && msg.game === G.state.game) {
-      const { hits } = S.applySteps(G.state, msg.d.color, msg.d.moves);
-      (hits ? SOUND.hit : msg.d.moves.some(s => s.to === 'off') ? SOUND.bearOff : SOUND.move)();
-    }
-    if (msg.v === G.state.version + 1) {
-      if (msg.t === 'roll' || (msg.t === 'opening_roll' && msg.d.first)) SOUND.roll();
-      else if (['double', 'take', 'beaver', 'raccoon'].includes(msg.t)) SOUND.cube();
-      else if (msg.t === 'game_end') (msg.d.matchOver ? SOUND.matchEnd : SOUND.gameEnd)();
-    }
     // the movement of this event (motion.mjs), shown before the state it leads to; a snapshot
-    // of another position (a resync, the next game) jumps there at once
+    // of another position (a resync, the next game) jumps there at once. Its sounds play as
+    // its pieces land; not animated, the event has its one sound now.
     if (msg.t === 'snapshot') jump = jump || msg.d.game !== G.state.game || (msg.v ?? msg.d.version) !== G.state.version;
-    else planned.push(...planEvent(G.state, msg, motionView()));
+    else {
+      const phases = planEvent(G.state, msg, motionView());
+      if (!phases.length || !animates) eventSound(G.state, msg);
+      planned.push(...phases);
+    }
     const prevGame = G.state.game;
     G.state = S.reduce(G.state, msg);
     const state = G.state;
-    if (msg.t === 'game_end') renderDialog(G);   // before the next game's snapshot replaces it
     if (msg.t === 'game_end' && msg.game === state.game && state.gameEnd && !state.gameEnd.matchOver && state.gameEnd.nextGame) holdNext();
     const offset = clockOffset(msg);
     if (offset !== undefined) G.offset = offset;
@@ -112,6 +109,18 @@ function flush() {
   noticeTurn();
   if (state.needResync) socket.resync(state.version, state.game);
   afterChange();
+}
+
+/** The one sound of an event not seen moving (animation off, a hidden tab, too far behind). */
+function eventSound(prev, msg) {
+  if (msg.v !== prev.version + 1 || (msg.game !== undefined && msg.game !== prev.game)) return;
+  const d = msg.d || {};
+  if (msg.t === 'move') {
+    const own = prev.partial && prev.partial.length && JSON.stringify(S.flatPartial(prev)) === JSON.stringify(d.moves);
+    if (!own && (d.moves || []).length) SOUND[soundOf(prev, d.color, d.moves)]();   // the mover heard each step as it made it
+  } else if (msg.t === 'roll' || (msg.t === 'opening_roll' && d.first)) SOUND.roll();
+  else if (['double', 'take', 'beaver', 'raccoon'].includes(msg.t)) SOUND.cube();
+  else if (msg.t === 'game_end') (d.matchOver ? SOUND.matchEnd : SOUND.gameEnd)();
 }
 
 function afterChange() {
@@ -150,7 +159,7 @@ const input = boardInput({
   get: () => G.state, set: s => { G.state = s; }, render,
   confirm: play => gated('move', { moves: play }),
   enter: () => { if (G.state.phase === 'turn' && G.state.actor === G.state.you) act('roll'); },
-  moved: dragged => { SOUND.move(); if (!dragged) slideOwnStep(); },
+  moved: dragged => { if (dragged || !slideOwnStep()) ownStepSound(); },   // a dragged checker is there: heard now
   options: () => opts,
 });
 
@@ -200,8 +209,10 @@ for (const [id, name] of [['opt-forced', 'forced'], ['opt-autoroll', 'autoroll']
 // -- rendering ------------------------------------------------------------------------------------
 let lastSvg = '', lastBig = null;
 const reducedMotion = window.matchMedia ? matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
-const motionView = () => ({ you: G.state.you, flipped: opts.flip, bigLabels: boardEl.clientWidth < 600 });
+const plaque = result => resultPlaque(result, namer(G.state));
+const motionView = () => ({ you: G.state.you, flipped: opts.flip, bigLabels: boardEl.clientWidth < 600, plaque });
 const motion = motionPlayer({
+  sound: name => SOUND[name](),
   board: boardEl,
   draw: phase => renderBoard({ ...motionView(), pos: phase.pos, numbers: opts.numbers, dice: phase.dice,
     diceColor: phase.diceColor, cube: phase.cube, lastTurn: null }),
@@ -209,12 +220,22 @@ const motion = motionPlayer({
   factor: () => speedFactor(opts.animation, reducedMotion.matches),
 });
 
-/** A checker the player moved by a click or a key slides there (a dragged one is there already). */
-function slideOwnStep() {
+/** The position before the player's last step, and that step. */
+function lastOwnStep() {
   const state = G.state, steps = state.partial[state.partial.length - 1];
-  if (!steps || motion.busy) return;
-  const before = S.currentPosition({ ...state, partial: state.partial.slice(0, -1) });
+  return { steps, before: S.currentPosition({ ...state, partial: state.partial.slice(0, -1) }) };
+}
+/** A checker the player moved by a click or a key slides there (a dragged one is there already):
+ *  false when it is not seen moving. */
+function slideOwnStep() {
+  const state = G.state, { steps, before } = lastOwnStep();
+  if (!steps || motion.busy || !motion.animates) return false;
   motion.play(planMove(before, state.you, steps, motionView(), { dice: state.dice, diceColor: state.you, cube: state.cube }));
+  return true;
+}
+function ownStepSound() {
+  const { steps, before } = lastOwnStep();
+  if (steps) SOUND[soundOf(before, G.state.you, steps)]();
 }
 
 /** What the board shows of ``state``, when nothing moves. */
@@ -222,6 +243,7 @@ const boardView = state => ({
   ...playView(state), you: state.you, numbers: opts.numbers, flipped: opts.flip, cursor: input.cursor,
   dice: state.phase === 'move' ? state.dice : null, diceColor: (state.phase === 'move' && state.actor) || state.turn, cube: state.cube,
   lastTurn: state.partial.length ? null : state.lastTurn, bigLabels: boardEl.clientWidth < 600,
+  result: state.status === 'finished' && state.result ? plaque(state.result) : null,
   rollPrompt: !!state.you && state.actor === state.you && state.phase === 'turn' && state.status !== 'finished' &&
     !state.flagsStale && G.sent !== state.version,
 });
@@ -239,6 +261,7 @@ function render() {
   const state = G.state;
   const svg = renderBoard(boardView(state));
   lastBig = boardEl.clientWidth < 600;
+  G.moving = motion.busy;
   if (!motion.busy && svg !== lastSvg) { patchBoard(boardEl, svg); lastSvg = svg; }   // moving: the player draws
   boardEl.classList.toggle('my-move', S.canMoveNow(state));
   renderPanels(G);
