@@ -10,6 +10,7 @@ import { motionPlayer } from './motion_player.mjs';
 import { loadOptions, saveOption, saveVolume, turnNotice } from './prefs.mjs';
 import { sounds } from './sound.mjs';
 import { $, skipToBoard, toaster } from './lib/dom.mjs';
+import { gettext as _, interpolate } from './lib/i18n.mjs';
 import { openSocket } from './lib/socket.mjs';
 import { clockOffset, claimIn, tickClocks } from './game_clocks.mjs';
 import { namer, renderAway, renderControls, renderPanels, statusText } from './game_panels.mjs';
@@ -20,7 +21,7 @@ const boardEl = $('board');
 const opts = loadOptions(boot);
 const SOUND = sounds(opts);
 const toast = toaster($('toast'), 6000);
-const savePrefs = name => saveOption(boot, opts, name, () => toast('Your settings could not be saved.'));
+const savePrefs = name => saveOption(boot, opts, name, () => toast(_('Your settings could not be saved.')));
 
 // The page: the state (state.mjs), the version an action was sent at (one action per version),
 // the finished game held on screen, the server's clock minus ours.
@@ -32,7 +33,7 @@ function send(t, d = {}, withVersion = true) {
   const msg = { t, d };
   if (withVersion) { msg.v = G.state.version; msg.game = G.state.game; }
   if (socket.send(msg)) return true;
-  toast('Not connected: reconnecting…');
+  toast(_('Not connected: reconnecting…'));
   return false;
 }
 
@@ -78,7 +79,7 @@ function flush() {
   let jump = false;
   for (const msg of queue.splice(0)) {
     if (msg.t === 'error') { onError(msg.d); continue; }
-    if (msg.t === 'suspended') { toast(`${msg.d.name} was suspended by an administrator: the match ends (a forfeit).`, 'suspended'); continue; }
+    if (msg.t === 'suspended') { toast(interpolate(_('%(name)s was suspended by an administrator: the match ends (a forfeit).'), { name: msg.d.name }, true), 'suspended'); continue; }
     if (G.hold && nextGameMsg(msg)) { G.hold.msgs.push(msg); continue; }
     // the movement of this event (motion.mjs), shown before the state it leads to; a snapshot
     // of another position (a resync, the next game) jumps there at once. Its sounds play as
@@ -141,16 +142,16 @@ function autoplay() {
   }
 }
 
-const ERRORS = {
-  stale_version: 'The game moved on before your action arrived; here is the current position.',
-  not_your_turn: 'It is not your turn.',
-  spectator: 'Spectators cannot play.',
-  login_required: 'Log in to do that.',
-  rate_limited: 'Slow down: too many messages.',
-};
+const ERRORS = () => ({
+  stale_version: _('The game moved on before your action arrived; here is the current position.'),
+  not_your_turn: _('It is not your turn.'),
+  spectator: _('Spectators cannot play.'),
+  login_required: _('Log in to do that.'),
+  rate_limited: _('Slow down: too many messages.'),
+});
 function onError(d) {
   G.sent = null;
-  toast(ERRORS[d.code] || d.message || d.code, d.code);
+  toast(ERRORS()[d.code] || d.message || d.code, d.code);
 }
 
 // -- input: the board, the buttons, the forms -----------------------------------------------------
@@ -173,9 +174,10 @@ document.querySelectorAll('[data-act]').forEach(btn => btn.addEventListener('cli
   else gated(a);
 }));
 document.querySelectorAll('[data-resign]').forEach(btn => btn.addEventListener('click', () => {
-  if (confirm(`Offer to resign ${btn.textContent.replace('Offer ', 'a ')}?`)) act('resign_offer', { level: Number(btn.dataset.resign) });
+  const ask = { 1: _('Offer to resign a single game?'), 2: _('Offer to resign a gammon?'), 3: _('Offer to resign a backgammon?') };
+  if (confirm(ask[btn.dataset.resign])) act('resign_offer', { level: Number(btn.dataset.resign) });
 }));
-$('rematch').addEventListener('click', () => { send('rematch', {}, false); $('rematch-note').textContent = 'Rematch offered: waiting for your opponent…'; });
+$('rematch').addEventListener('click', () => { send('rematch', {}, false); $('rematch-note').textContent = _('Rematch offered: waiting for your opponent…'); });
 $('end-close').addEventListener('click', () => { $('end-dialog').hidden = true; });
 
 document.addEventListener('visibilitychange', () => {
@@ -192,7 +194,7 @@ volume.addEventListener('input', () => { opts.volume = volume.value / 100; saveV
 $('copy-posid').addEventListener('click', async () => {
   const field = $('position-id'); field.select();
   try { await navigator.clipboard.writeText(field.value); } catch { document.execCommand('copy'); }
-  $('copy-posid').textContent = 'Copied';
+  $('copy-posid').textContent = _('Copied');
 });
 $('chat-form').addEventListener('submit', e => {
   e.preventDefault();
@@ -288,7 +290,7 @@ const socket = openSocket({   // opened last: its frames need the whole page
   onFrame: receive,
   onState(st, code) {
     document.body.dataset.connected = st === 'open' ? '1' : '0';
-    if (st === 'stopped' && code === 4003) $('banner').textContent = 'Your account is suspended.';   // docs/PROTOCOL.md
+    if (st === 'stopped' && code === 4003) $('banner').textContent = _('Your account is suspended.');   // docs/PROTOCOL.md
     $('banner').hidden = st === 'open' || st === 'connecting';
     if (st !== 'open') G.sent = null;
   },
