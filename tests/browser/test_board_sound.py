@@ -1,6 +1,7 @@
 """The board's sounds in Chromium (issue 28), the audio API spied on: a move, a roll and a
-hit are heard by both players (the sound's start calls are made), nothing plays before the
-first gesture, and a watcher with sounds off hears nothing."""
+hit are heard by both players (the sound's start calls are made), each as its checker lands
+(the hit as the hit checker reaches the bar), nothing plays before the first gesture, and a
+watcher with sounds off hears nothing."""
 
 import pytest
 
@@ -16,6 +17,14 @@ SPY = """() => { window.soundStarts = 0; window.heard = [];
     P.start = function (...args) { window.soundStarts += 1; return start.apply(this, args); };
   }
   addEventListener('bg-sound', e => window.heard.push(e.detail)); }"""
+
+
+# For each sound: the sprites on screen then, and whether their animation had finished (a sound
+# heard as its checker lands comes when its sprite has arrived, not when the event came).
+LANDINGS = """() => { window.landings = [];
+  addEventListener('bg-sound', e => { const s = [...document.querySelectorAll('.sprite')];
+    window.landings.push({ name: e.detail, via: s.map(x => x.dataset.via), landed: s.length > 0 &&
+      s.every(x => x.getAnimations().every(a => a.playState === 'finished')) }); }); }"""
 
 
 def _heard(page):
@@ -46,6 +55,7 @@ def test_moves_rolls_and_hits_are_heard_and_sound_off_is_silent(site_server, new
     black.wait_for_function("() => window.heard.includes('roll')")
     white.wait_for_function("() => window.heard.includes('roll')")
     black.wait_for_function("() => bg.state.phase === 'move' && bg.state.actor === 'black'")
+    white.evaluate(LANDINGS)
     click_play(black, [{"from": 1, "to": 5}, {"from": 1, "to": 3}])  # 1/5* hits White's blot
     try:
         white.wait_for_function("() => window.heard.includes('hit')")
@@ -53,6 +63,13 @@ def test_moves_rolls_and_hits_are_heard_and_sound_off_is_silent(site_server, new
         print(_heard(white), _heard(black), game_state(white)["board"], game_state(black)["version"], game_state(white)["version"])
         raise
     assert black.evaluate("() => window.soundStarts") > 0
+    # White saw it move (normal speed): each sound came as its checker landed, the hit as the
+    # hit checker reached the bar
+    white.wait_for_function("() => window.landings.filter(l => l.name !== 'yourTurn').length >= 3")
+    landings = [x for x in white.evaluate("() => window.landings") if x["name"] != "yourTurn"]
+    assert [x["name"] for x in landings] == ["move", "hit", "move"], landings
+    assert all(x["landed"] for x in landings), landings
+    assert landings[1]["via"] == ["5 bar"], "the hit sound with the hit checker on the bar"
     # the watcher with sounds off heard none of it
     wait_version(quiet, game_state(white)["version"])
     assert quiet.evaluate("() => window.soundStarts") == 0 and _heard(quiet) == []
