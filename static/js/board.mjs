@@ -81,18 +81,22 @@ export function cubeMarkup(x, y, value) {
 }
 
 /** The result marked on the board at a game's end: a plaque over the middle, the winner's
- *  checker beside two lines (``{color, title, detail}``, worded by the page: texts.mjs). */
+ *  checker beside two lines (``{color, title, detail}``, worded by the page: texts.mjs).
+ *  On a small board (``big``: a phone) it is drawn larger, to be read. */
 export const PLAQUE = { w: 400, h: 96 };
+const plaqueScale = big => (big ? 1.6 : 1);
+export const plaqueSize = big => ({ w: PLAQUE.w * plaqueScale(big), h: PLAQUE.h * plaqueScale(big) });
 export function resultXY(view) {
   const g = geometry(view.flipped);
   return { x: g.barX + BAR / 2, y: H / 2 };
 }
-export function resultMarkup(x, y, result) {
-  const { w, h } = PLAQUE, left = x - w / 2, tx = result.color ? left + 84 + (w - 100) / 2 : x;
-  return `<g class="result ${result.color || 'none'}"><rect x="${left}" y="${y - h / 2}" width="${w}" height="${h}" rx="12"/>` +
-    (result.color ? checker(left + 48, y, result.color) : '') +
-    `<text class="title" x="${tx}" y="${y - 6}">${esc(result.title)}</text>` +
-    `<text class="detail" x="${tx}" y="${y + 26}">${esc(result.detail || '')}</text></g>`;
+export function resultMarkup(x, y, result, big = false) {
+  const k = plaqueScale(big), { w, h } = plaqueSize(big), left = x - w / 2;
+  const tx = result.color ? left + 84 * k + (w - 100 * k) / 2 : x;
+  const mark = result.color ? `<g transform="translate(${left + 48 * k} ${y}) scale(${k})">${checker(0, 0, result.color)}</g>` : '';
+  return `<g class="result ${result.color || 'none'}${big ? ' big' : ''}"><rect x="${left}" y="${y - h / 2}" width="${w}" height="${h}" rx="${12 * k}"/>` +
+    mark + `<text class="title" x="${tx}" y="${y - 6 * k}">${esc(result.title)}</text>` +
+    `<text class="detail" x="${tx}" y="${y + 26 * k}">${esc(result.detail || '')}</text></g>`;
 }
 
 const PIPS = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
@@ -213,7 +217,7 @@ export function renderBoard(view) {
   out += '</g><g class="result-layer">';
   if (view.result) {
     const { x, y } = resultXY(view);
-    out += resultMarkup(x, y, view.result);
+    out += resultMarkup(x, y, view.result, view.bigLabels);
   }
   out += '</g><g class="marks">';
   // targets (drawn over checkers) and the keyboard cursor

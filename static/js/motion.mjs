@@ -5,7 +5,7 @@
 // the page renders the state itself: the animation is a view, never the state. A phase names
 // the sound heard when it starts (``start``: the dice thrown) or when its sprites land
 // (``land``: a checker set down, a hit checker on the bar, one borne off into the tray).
-import { cubeXY, diceXY, PLAQUE, placeXY, resultXY } from './board.mjs';
+import { cubeXY, diceXY, placeXY, plaqueSize, resultXY } from './board.mjs';
 import { applyStep, applySteps, flatPartial, sign } from './state.mjs';
 import { colorName, resultPlaque } from './texts.mjs';
 
@@ -124,7 +124,7 @@ export function planCube(start, from, to, value, view, extras = {}) {
 export function planResult(start, result, view, extras = {}, plaque = resultPlaque(result, colorName)) {
   const end = resultXY(view);
   return [{ ...extras, pos: posOf(start), dice: null, result: null, ms: MS.result, land: result.matchOver ? 'matchEnd' : 'gameEnd',
-    sprites: [{ kind: 'result', plaque, fade: true, path: [{ x: end.x, y: end.y - PLAQUE.h * 1.6 }, end] }] }];
+    sprites: [{ kind: 'result', plaque, big: !!view.bigLabels, fade: true, path: [{ x: end.x, y: end.y - plaqueSize(view.bigLabels).h * 1.6 }, end] }] }];
 }
 
 const sameSteps = (a, b) => JSON.stringify(a) === JSON.stringify(b);

@@ -5,25 +5,25 @@
 // never changes the state. Plans arriving while one runs queue, and everything runs faster.
 // A phase's sounds (motion.mjs's ``start`` and ``land``) go to ``sound(name)`` as the phase
 // starts and as its sprites land: heard in time with what is seen, not when the event came.
-import { checker, cubeMarkup, die, HEIGHT, patchBoard, PLAQUE, resultMarkup, WIDTH } from './board.mjs';
+import { checker, cubeMarkup, die, HEIGHT, patchBoard, plaqueSize, resultMarkup, WIDTH } from './board.mjs';
 import { along } from './motion.mjs';
 
 const MAX_QUEUE = 4;   // plans waiting: beyond this the board jumps to the final position
 const SAMPLES = 16;    // keyframes along a path (motion.mjs eases; the keyframes are linear)
 // a sprite's box, in board units
-const BOX = { checker: { w: 64, h: 64 }, die: { w: 56, h: 56 }, cube: { w: 56, h: 56 },
-  result: { w: PLAQUE.w + 8, h: PLAQUE.h + 8 } };
+const BOXES = { checker: { w: 64, h: 64 }, die: { w: 56, h: 56 }, cube: { w: 56, h: 56 } };
+const box = s => (s.kind === 'result' ? { w: plaqueSize(s.big).w + 8, h: plaqueSize(s.big).h + 8 } : BOXES[s.kind]);
 
 function spriteMarkup(s) {
   if (s.kind === 'checker') return checker(0, 0, s.color);
   if (s.kind === 'die') return die(0, 0, s.value, s.color, false, s.size || 44);
-  if (s.kind === 'result') return resultMarkup(0, 0, s.plaque);
+  if (s.kind === 'result') return resultMarkup(0, 0, s.plaque, s.big);
   return cubeMarkup(0, 0, s.value);
 }
 
 /** The keyframes of a sprite along its path, in CSS pixels (``k``: pixels per board unit). */
 export function keyframes(s, k) {
-  const { w, h } = BOX[s.kind];
+  const { w, h } = box(s);
   return Array.from({ length: SAMPLES + 1 }, (_, n) => {
     const t = n / SAMPLES, { x, y } = along(s.path, t);
     const lift = s.kind === 'checker' ? 1 + 0.08 * Math.sin(Math.PI * t) : 1;
@@ -76,14 +76,14 @@ export function motionPlayer({ board, draw, idle, factor, sound = () => {} }) {
     const k = overlay();
     const dur = Math.max(phase.ms * factor(), 1);
     layer.innerHTML = phase.sprites.map(s => {
-      const { w, h } = BOX[s.kind];
+      const { w, h } = box(s);
       return `<svg class="sprite ${s.kind}" data-via="${(s.via || []).join(' ')}" viewBox="${-w / 2} ${-h / 2} ${w} ${h}">` +
         `${spriteMarkup(s)}</svg>`;
     }).join('');
     const els = [...layer.children];
     phase.sprites.forEach((s, n) => {   // sized through the CSSOM (the CSP refuses style attributes)
-      els[n].style.width = `${BOX[s.kind].w * k}px`;
-      els[n].style.height = `${BOX[s.kind].h * k}px`;
+      els[n].style.width = `${box(s).w * k}px`;
+      els[n].style.height = `${box(s).h * k}px`;
     });
     anims = phase.sprites.map((s, n) => els[n].animate(keyframes(s, k), { duration: dur, fill: 'forwards' }));
     speedUp();
