@@ -263,15 +263,44 @@ function sync(cur, next, depth) {
   while (cur.childNodes.length > want.length) cur.removeChild(cur.lastChild);
 }
 
+/** ``markup``'s top-level ``<g>`` elements as strings, or null when it is not only those. */
+export function sections(markup) {
+  const out = [], tags = /<g[\s>]|<\/g>/g;
+  let depth = 0, start = 0, m;
+  while ((m = tags.exec(markup))) {
+    if (m[0] === '</g>') {
+      if (--depth === 0) { out.push(markup.slice(start, m.index + 4)); start = m.index + 4; }
+    } else if (depth++ === 0 && m.index !== start) return null;
+  }
+  return depth === 0 && start === markup.length ? out : null;
+}
+
+const drawn = new WeakMap();   // el -> {parts, nodes}: the sections last put there, and their nodes
+
 /**
  * Put ``markup`` (renderBoard's, maybe more) in the SVG ``el``, changing only the parts that
  * differ (a point's stack, the dice, the marks): the page restyles a few nodes, not the board.
- * The result is the same as ``el.innerHTML = markup``.
+ * A top-level section whose text is the one drawn last (and still there) is not even parsed:
+ * the ground and the hit areas, most of the markup, stay as they are. The result is the same
+ * as ``el.innerHTML = markup``.
  */
 export function patchBoard(el, markup) {
+  const parts = sections(markup), last = drawn.get(el);
   const next = el.ownerDocument.createElementNS('http://www.w3.org/2000/svg', 'svg');
-  next.innerHTML = markup;
-  sync(el, next, 2);
+  if (parts && last && parts.length === last.parts.length && el.childNodes.length === parts.length &&
+      last.nodes.every((node, i) => el.childNodes[i] === node)) {
+    parts.forEach((part, i) => {
+      if (part === last.parts[i]) return;
+      next.innerHTML = part;
+      const have = el.childNodes[i], want = next.firstChild;
+      if (have.nodeName === want.nodeName && sameAttributes(have, want)) sync(have, want, 1);
+      else el.replaceChild(want, have);
+    });
+  } else {
+    next.innerHTML = markup;
+    sync(el, next, 2);
+  }
+  drawn.set(el, { parts: parts || [], nodes: parts ? [...el.childNodes] : [] });
 }
 
 /** The hit area (point number, 'bar' or 'off') under a client position, or null. */

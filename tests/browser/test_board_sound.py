@@ -1,11 +1,12 @@
 """The board's sounds in Chromium (issue 28), the audio API spied on: a move, a roll and a
 hit are heard by both players (the sound's start calls are made), each as its checker lands
-(the hit as the hit checker reaches the bar), nothing plays before the first gesture, and a
-watcher with sounds off hears nothing."""
+(the hit as the hit checker reaches the bar), with animation off one sound per event, nothing
+plays before the first gesture, and a watcher with sounds off hears nothing."""
 
 import pytest
 
 from tests.browser.helpers import click_play, game_state, sign_up, wait_version
+from tests.browser.test_board_motion import _spectator
 from tests.browser.test_site import start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -38,8 +39,11 @@ def test_moves_rolls_and_hits_are_heard_and_sound_off_is_silent(site_server, new
     sign_up(quiet, base, "quietwatch")
     quiet.goto(white.url)
     quiet.wait_for_function("() => window.bg && bg.state.phase === 'move' && document.body.dataset.connected === '1'")
-    for page in (white, black, quiet):
+    # a watcher with animation off and sounds on: one sound per event, not one per checker
+    still, _ = _spectator(base, new_page, white.url, "stillhear", "off")
+    for page in (white, black, quiet, still):
         page.evaluate(SPY)
+    still.click("details.options summary")  # his gesture: he hears from now on
     # before any gesture Black hears nothing, even when White moves
     version = game_state(white)["version"]
     quiet.click("details.options summary")  # a gesture, and sounds off
@@ -70,6 +74,9 @@ def test_moves_rolls_and_hits_are_heard_and_sound_off_is_silent(site_server, new
     assert [x["name"] for x in landings] == ["move", "hit", "move"], landings
     assert all(x["landed"] for x in landings), landings
     assert landings[1]["via"] == ["5 bar"], "the hit sound with the hit checker on the bar"
+    # animation off: White's two steps were one sound, Black's roll one, his hit and step one
+    wait_version(still, game_state(white)["version"])
+    assert [x for x in _heard(still) if x not in ("yourTurn", "theirTurn")] == ["move", "roll", "hit"], _heard(still)
     # the watcher with sounds off heard none of it
     wait_version(quiet, game_state(white)["version"])
     assert quiet.evaluate("() => window.soundStarts") == 0 and _heard(quiet) == []

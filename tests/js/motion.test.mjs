@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { cubeXY, diceXY, placeXY, renderBoard, resultXY } from '../../static/js/board.mjs';
+import { cubeXY, diceXY, placeXY, renderBoard, resultXY, sections } from '../../static/js/board.mjs';
 import { along, chains, countAt, planEvent, soundOf, speedFactor, without } from '../../static/js/motion.mjs';
 import { initialState, reduce, sign } from '../../static/js/state.mjs';
 
@@ -170,4 +170,15 @@ test('speeds: off, fast, normal, slow; "auto" follows prefers-reduced-motion; pa
   assert.deepEqual(along(path, 0), { x: 0, y: 0 });
   assert.deepEqual(along(path, 1), { x: 100, y: 100 });
   assert.ok(close(along(path, 0.5), { x: 100, y: 0 }), 'half way along: the corner');
+});
+
+test('the board\'s markup splits into its top-level sections (patchBoard parses only the changed ones)', () => {
+  const markup = renderBoard({ pos: stateWith({ 1: -2, 6: 5 }), you: 'white', dice: [3, 1], diceColor: 'white',
+    cube: { value: 2, owner: 'black', enabled: true }, result: { color: 'white', title: 'A wins', detail: '1 point' } });
+  const parts = sections(markup);
+  assert.deepEqual(parts.map(p => p.match(/^<g class="([\w-]+)"/)[1]), ['ground', 'stacks', 'cube-layer', 'dice-layer', 'result-layer', 'marks', 'hits']);
+  assert.equal(parts.join(''), markup);
+  assert.equal(sections('<g><g></g></g>text'), null, 'text outside a group: parsed whole');
+  assert.equal(sections('<rect/><g></g>'), null);
+  assert.deepEqual(sections(''), []);
 });
