@@ -35,6 +35,26 @@ export function keyframes(s, k) {
 }
 
 /**
+ * The first text laid out in a font (the plaque's, the cube's) and the first animation cost the
+ * frame they come in (about 40 ms with the CPU slowed four times: bench/board_motion.py
+ * --explain): paid once here, while nothing moves, on sprites nobody sees.
+ */
+function warmUp(board) {
+  if (!board.isConnected || !board.animate) return;
+  const host = document.createElement('div');
+  host.className = 'sprite-layer warm-up';
+  host.setAttribute('aria-hidden', 'true');
+  host.style.visibility = 'hidden';
+  const plaque = { color: 'white', title: 'Wins 0123456789', detail: '0123456789 · points' };
+  host.innerHTML = [{ kind: 'checker', color: 'white' }, { kind: 'die', value: 5, color: 'black' }, { kind: 'cube', value: 64 },
+    { kind: 'result', plaque }, { kind: 'result', plaque, big: true }]
+    .map(s => `<svg class="warm ${s.kind}" viewBox="0 0 10 10">${spriteMarkup(s)}</svg>`).join('');   // not a .sprite: nothing moves
+  board.parentElement.appendChild(host);
+  for (const text of host.querySelectorAll('text')) text.getBBox();
+  host.firstChild.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 1 }).finished.then(() => host.remove(), () => host.remove());
+}
+
+/**
  * ``motionPlayer({board, draw, idle, factor, sound})``: ``draw(phase)`` is the markup of the
  * board under a phase, ``idle()`` renders the state once nothing moves, ``factor()`` is the
  * speed's duration factor (0: off), ``sound(name)`` plays a phase's sound (optional).
@@ -126,5 +146,7 @@ export function motionPlayer({ board, draw, idle, factor, sound = () => {} }) {
     },
   };
   addEventListener('resize', () => api.finish());   // the sprites are sized for the board as it was
+  const idleSoon = window.requestIdleCallback || (f => setTimeout(f, 300));
+  idleSoon(() => { if (factor()) warmUp(board); }, { timeout: 2000 });
   return api;
 }
