@@ -28,7 +28,7 @@ def raw_chromium():
 def test_the_turn_notice_shows_in_a_tab_really_in_the_background(site_server, new_page, raw_chromium):
     white, black, _ = start_match(site_server, new_page, length=3, names=("rhea", "sol"))
     url = black.url
-    # Black's session in the second browser (the same player, another browser window)
+    # Black logged in in the second browser too (his cookies: the same player, another window)
     start = raw_chromium.tabs()[0]["id"]
     host = urlsplit(url)
     for cookie in black.context.cookies():
