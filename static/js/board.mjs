@@ -80,6 +80,25 @@ export function cubeMarkup(x, y, value) {
     `<text x="${x}" y="${y + 8}">${value === 1 ? 64 : value}</text></g>`;
 }
 
+/** The result marked on the board at a game's end: a plaque over the middle, the winner's
+ *  checker beside two lines (``{color, title, detail}``, worded by the page: texts.mjs).
+ *  On a small board (``big``: a phone) it is drawn larger, to be read. */
+export const PLAQUE = { w: 400, h: 96 };
+const plaqueScale = big => (big ? 1.6 : 1);
+export const plaqueSize = big => ({ w: PLAQUE.w * plaqueScale(big), h: PLAQUE.h * plaqueScale(big) });
+export function resultXY(view) {
+  const g = geometry(view.flipped);
+  return { x: g.barX + BAR / 2, y: H / 2 };
+}
+export function resultMarkup(x, y, result, big = false) {
+  const k = plaqueScale(big), { w, h } = plaqueSize(big), left = x - w / 2;
+  const tx = result.color ? left + 84 * k + (w - 100 * k) / 2 : x;
+  const mark = result.color ? `<g transform="translate(${left + 48 * k} ${y}) scale(${k})">${checker(0, 0, result.color)}</g>` : '';
+  return `<g class="result ${result.color || 'none'}${big ? ' big' : ''}"><rect x="${left}" y="${y - h / 2}" width="${w}" height="${h}" rx="${12 * k}"/>` +
+    mark + `<text class="title" x="${tx}" y="${y - 6 * k}">${esc(result.title)}</text>` +
+    `<text class="detail" x="${tx}" y="${y + 26 * k}">${esc(result.detail || '')}</text></g>`;
+}
+
 const PIPS = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
   4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
   6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] };
@@ -103,7 +122,8 @@ export function diceXY(view, i, n) {
 /**
  * view: {pos: {board, whiteBar, blackBar, whiteOff, blackOff}, you, flipped, selectable: [p|'bar'],
  *        selected, targets: [p|'off'], cursor, dice, diceColor, usedDice: [bool], cube: {value, owner, enabled},
- *        lastTurn: {color, moves}, bigLabels: bool, numbers: 'mine' | 'white'}
+ *        lastTurn: {color, moves}, bigLabels: bool, numbers: 'mine' | 'white',
+ *        result: {color, title, detail} (a finished game: resultMarkup)}
  */
 export function renderBoard(view) {
   const { pos, flipped } = view;
@@ -194,6 +214,11 @@ export function renderBoard(view) {
       out += die(x, y, d, view.diceColor, used[i], s);
     }
   }
+  out += '</g><g class="result-layer">';
+  if (view.result) {
+    const { x, y } = resultXY(view);
+    out += resultMarkup(x, y, view.result, view.bigLabels);
+  }
   out += '</g><g class="marks">';
   // targets (drawn over checkers) and the keyboard cursor
   for (const t of tgt) {
@@ -238,15 +263,44 @@ function sync(cur, next, depth) {
   while (cur.childNodes.length > want.length) cur.removeChild(cur.lastChild);
 }
 
+/** ``markup``'s top-level ``<g>`` elements as strings, or null when it is not only those. */
+export function sections(markup) {
+  const out = [], tags = /<g[\s>]|<\/g>/g;
+  let depth = 0, start = 0, m;
+  while ((m = tags.exec(markup))) {
+    if (m[0] === '</g>') {
+      if (--depth === 0) { out.push(markup.slice(start, m.index + 4)); start = m.index + 4; }
+    } else if (depth++ === 0 && m.index !== start) return null;
+  }
+  return depth === 0 && start === markup.length ? out : null;
+}
+
+const drawn = new WeakMap();   // el -> {parts, nodes}: the sections last put there, and their nodes
+
 /**
  * Put ``markup`` (renderBoard's, maybe more) in the SVG ``el``, changing only the parts that
  * differ (a point's stack, the dice, the marks): the page restyles a few nodes, not the board.
- * The result is the same as ``el.innerHTML = markup``.
+ * A top-level section whose text is the one drawn last (and still there) is not even parsed:
+ * the ground and the hit areas, most of the markup, stay as they are. The result is the same
+ * as ``el.innerHTML = markup``.
  */
 export function patchBoard(el, markup) {
+  const parts = sections(markup), last = drawn.get(el);
   const next = el.ownerDocument.createElementNS('http://www.w3.org/2000/svg', 'svg');
-  next.innerHTML = markup;
-  sync(el, next, 2);
+  if (parts && last && parts.length === last.parts.length && el.childNodes.length === parts.length &&
+      last.nodes.every((node, i) => el.childNodes[i] === node)) {
+    parts.forEach((part, i) => {
+      if (part === last.parts[i]) return;
+      next.innerHTML = part;
+      const have = el.childNodes[i], want = next.firstChild;
+      if (have.nodeName === want.nodeName && sameAttributes(have, want)) sync(have, want, 1);
+      else el.replaceChild(want, have);
+    });
+  } else {
+    next.innerHTML = markup;
+    sync(el, next, 2);
+  }
+  drawn.set(el, { parts: parts || [], nodes: parts ? [...el.childNodes] : [] });
 }
 
 /** The hit area (point number, 'bar' or 'off') under a client position, or null. */

@@ -5,7 +5,7 @@
 import { patchBoard, renderBoard } from './board.mjs';
 import { boardInput } from './board_input.mjs';
 import {
-  boardState, canMove, canSuggest, cubeNote, cubeRows, decisionButtons, lineRows, nameOf, offersFor, playText,
+  boardCube, boardState, canMove, canSuggest, cubeNote, cubeRows, decisionButtons, lineRows, nameOf, offersFor, playText,
   roleOf, roleWord, roomWord, secondsLeft, settleableCubes, statusText, waitingFor, waitReason,
 } from './chouette_state.mjs';
 import { $, esc, skipToBoard, toaster } from './lib/dom.mjs';
@@ -13,11 +13,11 @@ import { gettext as _, interpolate } from './lib/i18n.mjs';
 import { openSocket, order } from './lib/socket.mjs';
 import { moveHint, partialFor, playView } from './play.mjs';
 import { applySteps, canMoveNow, completedPlay, flatPartial, formatSteps, mustPass } from './state.mjs';
-import { planMove, planRoll, speedFactor } from './motion.mjs';
+import { planCube, planMove, planRoll, speedFactor } from './motion.mjs';
 import { motionPlayer } from './motion_player.mjs';
 
 const boot = JSON.parse($('boot').textContent);
-const S = { version: 0, st: null, chat: [], you: boot.you, lastEnd: null, board: boardState({}, boot.you), sent: null };
+const S = { version: 0, st: null, chat: [], you: boot.you, lastEnd: null, board: boardState({}, boot.you), cube: null, sent: null };
 window.ch = S;
 const toast = toaster($('toast'), 4000);
 
@@ -29,7 +29,7 @@ function send(t, d = {}, withVersion = false) {
 const act = (t, d) => send(t, d, true);
 
 function receive(msg) {
-  if (msg.t === 'snapshot') { S.st = msg.d; S.version = msg.v; S.sent = null; render(); return; }
+  if (msg.t === 'snapshot') { S.st = msg.d; S.version = msg.v; S.sent = null; S.cube = boardCube(S.st, S.you); motion.finish(); render(); return; }
   if (msg.t === 'chat_history') { S.chat = msg.d.messages; renderChat(); return; }
   if (msg.t === 'chat') { S.chat.push(msg.d); renderChat(); return; }
   if (msg.t === 'error') { S.sent = null; toast(msg.d.message, msg.d.code); return; }
@@ -103,15 +103,17 @@ const input = boardInput({
 });
 
 // The movement between two states of the table (motion.mjs): the last play slides when it is
-// new and leads from the board shown to the new one; new dice tumble in.
+// new and leads from the board shown to the new one; new dice tumble in; the cube on the board
+// (boardCube) turns when it is offered and travels to its new owner's side when taken.
 const reduced = window.matchMedia && matchMedia('(prefers-reduced-motion: reduce)').matches;
 const motion = motionPlayer({
   board: $('board'), idle: () => drawPlay(),
-  draw: ph => renderBoard({ pos: ph.pos, you: S.board.you, dice: ph.dice, diceColor: ph.diceColor, lastTurn: null }),
+  draw: ph => renderBoard({ pos: ph.pos, you: S.board.you, dice: ph.dice, diceColor: ph.diceColor, cube: ph.cube, lastTurn: null }),
   factor: () => speedFactor(boot.animation, reduced),
 });
 function chouetteMotion(before, after) {
   const g = S.st.game, view = { you: after.you }, phases = [];
+  const cubeBefore = S.cube, cube = S.cube = boardCube(S.st, S.you);
   if (!g || before.game !== after.game) return [];
   const roll = after.dice && (!before.dice || before.turnNumber !== after.turnNumber);
   if (before.turnNumber !== after.turnNumber && g.lastPlay && g.lastPlay.length && !before.partial.length) {
@@ -119,9 +121,12 @@ function chouetteMotion(before, after) {
     const { pos } = applySteps(before, color, g.lastPlay);
     const key = p => JSON.stringify([p.board, p.whiteBar, p.blackBar, p.whiteOff, p.blackOff]);
     if (key(pos) !== key(after)) return [];   // not the next position: show it at once
-    phases.push(...planMove(before, color, g.lastPlay, view, { dice: before.dice, diceColor: color }));
+    phases.push(...planMove(before, color, g.lastPlay, view, { dice: before.dice, diceColor: color, cube: cubeBefore }));
   }
-  if (roll) phases.push(...planRoll(after, after.turn, after.dice, view, { dice: null }));
+  if (roll) phases.push(...planRoll(after, after.turn, after.dice, view, { dice: null, cube }));
+  if (cubeBefore && cube && cubeBefore.member === cube.member && (cubeBefore.value !== cube.value || cubeBefore.owner !== cube.owner)) {
+    phases.push(...planCube(after, cubeBefore, cube, cube.value, view, { dice: after.dice, diceColor: after.turn }));
+  }
   return phases;
 }
 
@@ -129,7 +134,7 @@ function drawPlay() {
   const g = S.st && S.st.game, b = S.board;
   const movable = !!g && canMoveNow(b);
   if (!motion.busy) patchBoard($('board'), g ? renderBoard({
-    ...playView(b), you: b.you, flipped: false, cursor: input.cursor, dice: g.dice, diceColor: b.turn,
+    ...playView(b), you: b.you, flipped: false, cursor: input.cursor, dice: g.dice, diceColor: b.turn, cube: boardCube(S.st, S.you),
     lastTurn: !b.partial.length && g.lastPlay && g.lastPlay.length ? { color: g.lastMover === 'box' ? 'white' : 'black', moves: g.lastPlay } : null,
   }) : '');
   $('board').classList.toggle('my-move', movable);

@@ -164,6 +164,21 @@ export function boardState(st, you, prev = null) {
   return s;
 }
 
+/**
+ * The cube drawn on the board (board.mjs's ``{value, owner, enabled}``, plus its ``member``):
+ * the viewer's own cube while it is in play, else the captain's, else any in play. The box
+ * plays White, the team Black; an offered cube shows the value it is turned to.
+ */
+export function boardCube(st, you) {
+  const g = st && st.game;
+  if (!g) return null;
+  const live = c => c.end == null && c.stage !== 'dropped';
+  const c = g.cubes.find(x => x.member === you && live(x)) || g.cubes.find(x => x.member === g.captain && live(x)) || g.cubes.find(live);
+  if (!c) return null;
+  return { member: c.member, enabled: true, value: c.stage === 'offered' ? c.value * 2 : c.value,
+    owner: c.owner === 'box' ? 'white' : c.owner === 'team' ? 'black' : null };
+}
+
 /** The players the game waits for, by name, and what for. */
 export function waitingFor(st) {
   const g = st.game;

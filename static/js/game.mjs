@@ -5,21 +5,23 @@ import * as S from './state.mjs';
 import { patchBoard, renderBoard } from './board.mjs';
 import { boardInput } from './board_input.mjs';
 import { playView } from './play.mjs';
-import { planEvent, planMove, speedFactor } from './motion.mjs';
+import { planEvent, planMove, soundOf, speedFactor } from './motion.mjs';
 import { motionPlayer } from './motion_player.mjs';
 import { loadOptions, saveOption, saveVolume, turnNotice } from './prefs.mjs';
 import { sounds } from './sound.mjs';
 import { $, skipToBoard, toaster } from './lib/dom.mjs';
+import { gettext as _, interpolate } from './lib/i18n.mjs';
 import { openSocket } from './lib/socket.mjs';
 import { clockOffset, claimIn, tickClocks } from './game_clocks.mjs';
-import { renderAway, renderControls, renderDialog, renderPanels, statusText } from './game_panels.mjs';
+import { namer, renderAway, renderControls, renderPanels, statusText } from './game_panels.mjs';
+import { resultPlaque } from './texts.mjs';
 
 const boot = JSON.parse($('boot').textContent);
 const boardEl = $('board');
 const opts = loadOptions(boot);
 const SOUND = sounds(opts);
 const toast = toaster($('toast'), 6000);
-const savePrefs = name => saveOption(boot, opts, name, () => toast('Your settings could not be saved.'));
+const savePrefs = name => saveOption(boot, opts, name, () => toast(_('Your settings could not be saved.')));
 
 // The page: the state (state.mjs), the version an action was sent at (one action per version),
 // the finished game held on screen, the server's clock minus ours.
@@ -31,7 +33,7 @@ function send(t, d = {}, withVersion = true) {
   const msg = { t, d };
   if (withVersion) { msg.v = G.state.version; msg.game = G.state.game; }
   if (socket.send(msg)) return true;
-  toast('Not connected: reconnecting…');
+  toast(_('Not connected: reconnecting…'));
   return false;
 }
 
@@ -73,28 +75,24 @@ function flush() {
   scheduled = false;
   const before = G.state;
   const planned = [];
+  const animates = motion.animates;
   let jump = false;
   for (const msg of queue.splice(0)) {
     if (msg.t === 'error') { onError(msg.d); continue; }
-    if (msg.t === 'suspended') { toast(`${msg.d.name} was suspended by an administrator: the match ends (a forfeit).`, 'suspended'); continue; }
+    if (msg.t === 'suspended') { toast(interpolate(_('%(name)s was suspended by an administrator: the match ends (a forfeit).'), { name: msg.d.name }, true), 'suspended'); continue; }
     if (G.hold && nextGameMsg(msg)) { G.hold.msgs.push(msg); continue; }
-    if (msg.t === 'move' && msg.v === G.state.version + 1 && msg.game === G.state.game) {
-      const { hits } = S.applySteps(G.state, msg.d.color, msg.d.moves);
-      (hits ? SOUND.hit : msg.d.moves.some(s => s.to === 'off') ? SOUND.bearOff : SOUND.move)();
-    }
-    if (msg.v === G.state.version + 1) {
-      if (msg.t === 'roll' || (msg.t === 'opening_roll' && msg.d.first)) SOUND.roll();
-      else if (['double', 'take', 'beaver', 'raccoon'].includes(msg.t)) SOUND.cube();
-      else if (msg.t === 'game_end') (msg.d.matchOver ? SOUND.matchEnd : SOUND.gameEnd)();
-    }
     // the movement of this event (motion.mjs), shown before the state it leads to; a snapshot
-    // of another position (a resync, the next game) jumps there at once
+    // of another position (a resync, the next game) jumps there at once. Its sounds play as
+    // its pieces land; not animated, the event has its one sound now.
     if (msg.t === 'snapshot') jump = jump || msg.d.game !== G.state.game || (msg.v ?? msg.d.version) !== G.state.version;
-    else planned.push(...planEvent(G.state, msg, motionView()));
+    else {
+      const phases = planEvent(G.state, msg, motionView());
+      if (!phases.length || !animates) eventSound(G.state, msg);
+      planned.push(...phases);
+    }
     const prevGame = G.state.game;
     G.state = S.reduce(G.state, msg);
     const state = G.state;
-    if (msg.t === 'game_end') renderDialog(G);   // before the next game's snapshot replaces it
     if (msg.t === 'game_end' && msg.game === state.game && state.gameEnd && !state.gameEnd.matchOver && state.gameEnd.nextGame) holdNext();
     const offset = clockOffset(msg);
     if (offset !== undefined) G.offset = offset;
@@ -112,6 +110,18 @@ function flush() {
   noticeTurn();
   if (state.needResync) socket.resync(state.version, state.game);
   afterChange();
+}
+
+/** The one sound of an event not seen moving (animation off, a hidden tab, too far behind). */
+function eventSound(prev, msg) {
+  if (msg.v !== prev.version + 1 || (msg.game !== undefined && msg.game !== prev.game)) return;
+  const d = msg.d || {};
+  if (msg.t === 'move') {
+    const own = prev.partial && prev.partial.length && JSON.stringify(S.flatPartial(prev)) === JSON.stringify(d.moves);
+    if (!own && (d.moves || []).length) SOUND[soundOf(prev, d.color, d.moves)]();   // the mover heard each step as it made it
+  } else if (msg.t === 'roll' || (msg.t === 'opening_roll' && d.first)) SOUND.roll();
+  else if (['double', 'take', 'beaver', 'raccoon'].includes(msg.t)) SOUND.cube();
+  else if (msg.t === 'game_end') (d.matchOver ? SOUND.matchEnd : SOUND.gameEnd)();
 }
 
 function afterChange() {
@@ -132,16 +142,16 @@ function autoplay() {
   }
 }
 
-const ERRORS = {
-  stale_version: 'The game moved on before your action arrived; here is the current position.',
-  not_your_turn: 'It is not your turn.',
-  spectator: 'Spectators cannot play.',
-  login_required: 'Log in to do that.',
-  rate_limited: 'Slow down: too many messages.',
-};
+const ERRORS = () => ({
+  stale_version: _('The game moved on before your action arrived; here is the current position.'),
+  not_your_turn: _('It is not your turn.'),
+  spectator: _('Spectators cannot play.'),
+  login_required: _('Log in to do that.'),
+  rate_limited: _('Slow down: too many messages.'),
+});
 function onError(d) {
   G.sent = null;
-  toast(ERRORS[d.code] || d.message || d.code, d.code);
+  toast(ERRORS()[d.code] || d.message || d.code, d.code);
 }
 
 // -- input: the board, the buttons, the forms -----------------------------------------------------
@@ -150,7 +160,7 @@ const input = boardInput({
   get: () => G.state, set: s => { G.state = s; }, render,
   confirm: play => gated('move', { moves: play }),
   enter: () => { if (G.state.phase === 'turn' && G.state.actor === G.state.you) act('roll'); },
-  moved: dragged => { SOUND.move(); if (!dragged) slideOwnStep(); },
+  moved: dragged => { if (dragged || !slideOwnStep()) ownStepSound(); },   // a dragged checker is there: heard now
   options: () => opts,
 });
 
@@ -164,9 +174,10 @@ document.querySelectorAll('[data-act]').forEach(btn => btn.addEventListener('cli
   else gated(a);
 }));
 document.querySelectorAll('[data-resign]').forEach(btn => btn.addEventListener('click', () => {
-  if (confirm(`Offer to resign ${btn.textContent.replace('Offer ', 'a ')}?`)) act('resign_offer', { level: Number(btn.dataset.resign) });
+  const ask = { 1: _('Offer to resign a single game?'), 2: _('Offer to resign a gammon?'), 3: _('Offer to resign a backgammon?') };
+  if (confirm(ask[btn.dataset.resign])) act('resign_offer', { level: Number(btn.dataset.resign) });
 }));
-$('rematch').addEventListener('click', () => { send('rematch', {}, false); $('rematch-note').textContent = 'Rematch offered: waiting for your opponent…'; });
+$('rematch').addEventListener('click', () => { send('rematch', {}, false); $('rematch-note').textContent = _('Rematch offered: waiting for your opponent…'); });
 $('end-close').addEventListener('click', () => { $('end-dialog').hidden = true; });
 
 document.addEventListener('visibilitychange', () => {
@@ -183,7 +194,7 @@ volume.addEventListener('input', () => { opts.volume = volume.value / 100; saveV
 $('copy-posid').addEventListener('click', async () => {
   const field = $('position-id'); field.select();
   try { await navigator.clipboard.writeText(field.value); } catch { document.execCommand('copy'); }
-  $('copy-posid').textContent = 'Copied';
+  $('copy-posid').textContent = _('Copied');
 });
 $('chat-form').addEventListener('submit', e => {
   e.preventDefault();
@@ -200,8 +211,10 @@ for (const [id, name] of [['opt-forced', 'forced'], ['opt-autoroll', 'autoroll']
 // -- rendering ------------------------------------------------------------------------------------
 let lastSvg = '', lastBig = null;
 const reducedMotion = window.matchMedia ? matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
-const motionView = () => ({ you: G.state.you, flipped: opts.flip, bigLabels: boardEl.clientWidth < 600 });
+const plaque = result => resultPlaque(result, namer(G.state));
+const motionView = () => ({ you: G.state.you, flipped: opts.flip, bigLabels: boardEl.clientWidth < 600, plaque });
 const motion = motionPlayer({
+  sound: name => SOUND[name](),
   board: boardEl,
   draw: phase => renderBoard({ ...motionView(), pos: phase.pos, numbers: opts.numbers, dice: phase.dice,
     diceColor: phase.diceColor, cube: phase.cube, lastTurn: null }),
@@ -209,12 +222,22 @@ const motion = motionPlayer({
   factor: () => speedFactor(opts.animation, reducedMotion.matches),
 });
 
-/** A checker the player moved by a click or a key slides there (a dragged one is there already). */
-function slideOwnStep() {
+/** The position before the player's last step, and that step. */
+function lastOwnStep() {
   const state = G.state, steps = state.partial[state.partial.length - 1];
-  if (!steps || motion.busy) return;
-  const before = S.currentPosition({ ...state, partial: state.partial.slice(0, -1) });
+  return { steps, before: S.currentPosition({ ...state, partial: state.partial.slice(0, -1) }) };
+}
+/** A checker the player moved by a click or a key slides there (a dragged one is there already):
+ *  false when it is not seen moving. */
+function slideOwnStep() {
+  const state = G.state, { steps, before } = lastOwnStep();
+  if (!steps || motion.busy || !motion.animates) return false;
   motion.play(planMove(before, state.you, steps, motionView(), { dice: state.dice, diceColor: state.you, cube: state.cube }));
+  return true;
+}
+function ownStepSound() {
+  const { steps, before } = lastOwnStep();
+  if (steps) SOUND[soundOf(before, G.state.you, steps)]();
 }
 
 /** What the board shows of ``state``, when nothing moves. */
@@ -222,6 +245,7 @@ const boardView = state => ({
   ...playView(state), you: state.you, numbers: opts.numbers, flipped: opts.flip, cursor: input.cursor,
   dice: state.phase === 'move' ? state.dice : null, diceColor: (state.phase === 'move' && state.actor) || state.turn, cube: state.cube,
   lastTurn: state.partial.length ? null : state.lastTurn, bigLabels: boardEl.clientWidth < 600,
+  result: state.status === 'finished' && state.result ? plaque(state.result) : null,
   rollPrompt: !!state.you && state.actor === state.you && state.phase === 'turn' && state.status !== 'finished' &&
     !state.flagsStale && G.sent !== state.version,
 });
@@ -239,6 +263,7 @@ function render() {
   const state = G.state;
   const svg = renderBoard(boardView(state));
   lastBig = boardEl.clientWidth < 600;
+  G.moving = motion.busy;
   if (!motion.busy && svg !== lastSvg) { patchBoard(boardEl, svg); lastSvg = svg; }   // moving: the player draws
   boardEl.classList.toggle('my-move', S.canMoveNow(state));
   renderPanels(G);
@@ -265,7 +290,7 @@ const socket = openSocket({   // opened last: its frames need the whole page
   onFrame: receive,
   onState(st, code) {
     document.body.dataset.connected = st === 'open' ? '1' : '0';
-    if (st === 'stopped' && code === 4003) $('banner').textContent = 'Your account is suspended.';   // docs/PROTOCOL.md
+    if (st === 'stopped' && code === 4003) $('banner').textContent = _('Your account is suspended.');   // docs/PROTOCOL.md
     $('banner').hidden = st === 'open' || st === 'connecting';
     if (st !== 'open') G.sent = null;
   },

@@ -2,7 +2,8 @@
 // absent opponent's note, the match panel with the move list, the chat, the end-of-match
 // dialog and the rematch note. Each reads the page ``G`` (game.mjs): ``state``, ``hold`` (the
 // finished game kept on screen), ``sent`` (the version an action was sent at), ``offset``
-// (the server's clock minus ours) and ``boot``.
+// (the server's clock minus ours), ``moving`` (the board animates: the end-of-match dialog
+// waits for the result to land on the board) and ``boot``.
 import { $, esc } from './lib/dom.mjs';
 import { formatDate, gettext as _, interpolate, ngettext } from './lib/i18n.mjs';
 import * as S from './state.mjs';
@@ -11,7 +12,7 @@ import { claimIn, tickClocks } from './game_clocks.mjs';
 import { moveHint } from './play.mjs';
 
 const nameOf = (state, c) => (state.match && state.match[c] ? state.match[c].name : T.colorName(c));
-const namer = state => c => nameOf(state, c);
+export const namer = state => c => nameOf(state, c);
 const colorWord = c => (c === 'white' ? _('white') : c === 'black' ? _('black') : c);
 
 export function renderSeats(G) {
@@ -163,7 +164,7 @@ let endShownFor = null;
 /** The end of a match opens the dialog (once per game); any other end shows in the controls. */
 export function renderDialog(G) {
   const state = G.state, g = state.gameEnd, name = namer(state);
-  if (!g || !g.matchOver || endShownFor === `${state.game}`) return;
+  if (!g || !g.matchOver || endShownFor === `${state.game}` || G.moving) return;
   endShownFor = `${state.game}`;
   const you = state.you;
   const aborted = g.matchReason === 'aborted' || (!g.matchWinner && g.reason === 'aborted');

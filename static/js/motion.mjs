@@ -2,9 +2,12 @@
 // event and the event, ``planEvent`` lists the phases of its animation: each phase is a
 // board to draw underneath (``pos``, ``dice``, ``cube``) and sprites moving over it along
 // paths in board coordinates (board.mjs's). A player (motion_player.mjs) runs them, then
-// the page renders the state itself: the animation is a view, never the state.
-import { cubeXY, diceXY, placeXY } from './board.mjs';
-import { applyStep, flatPartial, sign } from './state.mjs';
+// the page renders the state itself: the animation is a view, never the state. A phase names
+// the sound heard when it starts (``start``: the dice thrown) or when its sprites land
+// (``land``: a checker set down, a hit checker on the bar, one borne off into the tray).
+import { cubeXY, diceXY, placeXY, plaqueSize, resultXY } from './board.mjs';
+import { applyStep, applySteps, flatPartial, sign } from './state.mjs';
+import { colorName, resultPlaque } from './texts.mjs';
 
 /** Duration factor of each speed setting (0: no animation). "auto": normal, or off when the
  *  device asks for reduced motion. */
@@ -15,7 +18,13 @@ export function speedFactor(setting, reducedMotion = false) {
 }
 
 // Milliseconds at normal speed.
-export const MS = { leg: 80, perPx: 0.4, hit: 260, dice: 420, cube: 380 };
+export const MS = { leg: 80, perPx: 0.4, hit: 260, dice: 420, cube: 380, result: 520 };
+
+/** The one sound of ``color`` playing ``steps`` from ``start`` (no animation: one per event). */
+export function soundOf(start, color, steps) {
+  if (applySteps(start, color, steps).hits) return 'hit';
+  return steps.some(s => s.to === 'off') ? 'bearOff' : 'move';
+}
 
 const posOf = s => ({ board: s.board.slice(), whiteBar: s.whiteBar, blackBar: s.blackBar, whiteOff: s.whiteOff, blackOff: s.blackOff });
 
@@ -70,7 +79,7 @@ export function planMove(start, color, steps, view, extras = {}) {
       via.push(step.to);
       if (r.hit) hits.push(step.to);
     }
-    phases.push({ ...extras, pos: base, ms: legMs(path),
+    phases.push({ ...extras, pos: base, ms: legMs(path), land: via[via.length - 1] === 'off' ? 'bearOff' : 'move',
       sprites: [{ kind: 'checker', color, path, via }] });
     if (hits.length) {
       let after = pos;
@@ -81,7 +90,7 @@ export function planMove(start, color, steps, view, extras = {}) {
           path: [placeXY({ at: p, color: opp, i: 0 }, view), placeXY({ at: 'bar', color: opp, i: onBar }, view)] });
         after = without(after, opp, 'bar');
       }
-      phases.push({ ...extras, pos: after, ms: MS.hit, sprites });
+      phases.push({ ...extras, pos: after, ms: MS.hit, land: 'hit', sprites });
     }
   }
   return phases;
@@ -98,21 +107,31 @@ export function planRoll(start, color, dice, view, extras = {}) {
       : [{ x: end.x + side * 170, y: end.y + 120 - i * 60 }, { x: end.x + side * 50, y: end.y - 30 + i * 20 }, end];
     return { kind: 'die', color, value, size: end.s, path, spin: (i ? -1 : 1) * 540 };
   });
-  return [{ ...extras, pos: posOf(start), dice: null, sprites, ms: MS.dice }];
+  return [{ ...extras, pos: posOf(start), dice: null, sprites, ms: MS.dice, start: 'roll' }];
 }
 
 /** The cube turned (offered) or carried to its new owner (taken). */
 export function planCube(start, from, to, value, view, extras = {}) {
   const path = [cubeXY(from, view), cubeXY(to, view)];
-  return [{ ...extras, pos: posOf(start), cube: null, ms: MS.cube,
+  return [{ ...extras, pos: posOf(start), cube: null, ms: MS.cube, land: 'cube',
     sprites: [{ kind: 'cube', value, path, spin: from.owner === to.owner ? 360 : 180 }] }];
+}
+
+/**
+ * A game's end: the result (texts.mjs's plaque, or ``plaque`` given) comes down onto the
+ * middle of the board and settles there; the page then draws it as part of the board.
+ */
+export function planResult(start, result, view, extras = {}, plaque = resultPlaque(result, colorName)) {
+  const end = resultXY(view);
+  return [{ ...extras, pos: posOf(start), dice: null, result: null, ms: MS.result, land: result.matchOver ? 'matchEnd' : 'gameEnd',
+    sprites: [{ kind: 'result', plaque, big: !!view.bigLabels, fade: true, path: [{ x: end.x, y: end.y - plaqueSize(view.bigLabels).h * 1.6 }, end] }] }];
 }
 
 const sameSteps = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * The animation of server event ``msg`` arriving in state ``prev`` (state.mjs's), for a view
- * ``{you, flipped, bigLabels}``: a list of phases, empty when nothing moves (or the event is
+ * ``{you, flipped, bigLabels, plaque?}`` (``plaque(result)``: the result's words on the board): a list of phases, empty when nothing moves (or the event is
  * not the next one: a gap or a snapshot jumps to the final position).
  */
 export function planEvent(prev, msg, view) {
@@ -128,6 +147,7 @@ export function planEvent(prev, msg, view) {
   if (msg.t === 'opening_roll' && d.first) {
     return planRoll(prev, d.first, d.first === 'white' ? [d.white, d.black] : [d.black, d.white], view, { ...extras, dice: null });
   }
+  if (msg.t === 'game_end') return planResult(prev, d, view, extras, view.plaque ? view.plaque(d) : undefined);
   if (!prev.cube || !prev.cube.enabled) return [];
   if (msg.t === 'double') return planCube(prev, prev.cube, prev.cube, d.cubeValue, view, extras);
   if (msg.t === 'take' || msg.t === 'beaver') {

@@ -6,6 +6,7 @@ import {
   canMoveNow, completedPlay, currentPosition, flatPartial, moveTo, moverPoint, mustPass, select, selectableSources,
   targetsFrom,
 } from './state.mjs';
+import { gettext as _ } from './lib/i18n.mjs';
 
 /** The dice of a roll, one per move: doubles are four. */
 export function rollDice(dice) {
@@ -91,8 +92,8 @@ export function partialFor(state, steps) {
 }
 
 /** What the player on roll does next, in words ("Pick a highlighted point."). */
-export function moveHint(state, done = 'Confirm your play (Enter), or undo.') {
-  if (mustPass(state)) return 'No legal move: you must pass.';
+export function moveHint(state, done = _('Confirm your play (Enter), or undo.')) {
+  if (mustPass(state)) return _('No legal move: you must pass.');
   if (completedPlay(state)) return done;
-  return state.selected !== null && state.selected !== undefined ? 'Pick a highlighted point.' : 'Your move: pick a checker.';
+  return state.selected !== null && state.selected !== undefined ? _('Pick a highlighted point.') : _('Your move: pick a checker.');
 }

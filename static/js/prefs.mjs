@@ -1,5 +1,6 @@
 // The game page's options and your-turn notice (used by game.mjs; the sounds: sound.mjs).
 import { csrfToken } from './lib/dom.mjs';
+import { gettext as _, interpolate } from './lib/i18n.mjs';
 
 /**
  * The options: the player's settings (stored on the profile, /settings/, given in the page's
@@ -33,7 +34,7 @@ export function saveOption(boot, opts, name, onFail) {
 // Your turn in a background tab: the title and the icon change (the sound plays elsewhere).
 const baseTitle = document.title, icon = document.getElementById('favicon'), baseIcon = icon && icon.href;
 export function turnNotice(waiting) {
-  document.title = waiting ? `● Your turn · ${baseTitle}` : baseTitle;
+  document.title = waiting ? interpolate(_('● Your turn · %(title)s'), { title: baseTitle }, true) : baseTitle;
   if (icon) icon.href = waiting ? baseIcon.replace('favicon.svg', 'favicon-turn.svg') : baseIcon;
   document.documentElement.dataset.yourTurn = waiting ? '1' : '0';
 }

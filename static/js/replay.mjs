@@ -4,7 +4,7 @@ import { esc } from './lib/dom.mjs';
 import { gettext as _, interpolate } from './lib/i18n.mjs';
 import { planEvent, speedFactor } from './motion.mjs';
 import { motionPlayer } from './motion_player.mjs';
-import { colorName, kindWord } from './texts.mjs';
+import { colorName, kindWord, resultPlaque } from './texts.mjs';
 
 const root = document.getElementById('replay'), board = document.getElementById('board'), what = document.getElementById('what');
 let steps = [], i = 0;
@@ -49,7 +49,8 @@ function show() {
   const s = steps[i];
   if (!s) return;
   if (!motion.busy) patchBoard(board, renderBoard({ pos: s.position, you: 'white', dice: s.dice, diceColor: s.position.turn,
-    cube: s.cube, lastTurn: s.t === 'move' ? { color: s.d.color, moves: s.d.moves } : null }));
+    cube: s.cube, lastTurn: s.t === 'move' ? { color: s.d.color, moves: s.d.moves } : null,
+    result: s.t === 'game_end' ? resultPlaque(s.d, colorName) : null }));   // the result marked on the board
   what.textContent = interpolate(_('%(step)s/%(steps)s · %(event)s · pips White %(white)s, Black %(black)s'),
     { step: i + 1, steps: steps.length, event: label(s), white: s.pips.white, black: s.pips.black }, true);
   document.getElementById('prev').disabled = document.getElementById('first').disabled = i === 0;

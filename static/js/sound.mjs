@@ -21,7 +21,9 @@ const MODES = {
  */
 export function sounds(opts) {
   let ctx = null, master = null, noise = null, gestured = false;
-  const unlock = () => { gestured = true; if (ctx && ctx.state === 'suspended') ctx.resume(); };
+  // the audio graph is built at the first gesture (when nothing moves yet), not at the first
+  // sound, which comes as a checker lands: its set-up would cost that animation a frame
+  const unlock = () => { gestured = true; audio(); if (ctx && ctx.state === 'suspended') ctx.resume(); };
   for (const type of ['pointerdown', 'keydown', 'touchstart']) addEventListener(type, unlock, { capture: true, passive: true });
 
   function audio() {

@@ -95,3 +95,13 @@ export function matchEndText(g, nameOf, you) {
     : _('The game in progress scores no points: the score is the one reached by play.');
   return { title, body: `${awarded} ${game}` };
 }
+
+/** The result marked on the board at a game's end (board.mjs's plaque): ``{color, title, detail}``. */
+export function resultPlaque(r, nameOf) {
+  if (!r || !r.winner) return { color: null, title: r && r.reason === 'aborted' ? _('Game aborted') : _('Game over'), detail: _('No result') };
+  const title = interpolate(_('%(name)s wins'), { name: nameOf(r.winner) }, true);
+  if (r.reason === 'forfeit' && !r.points) return { color: r.winner, title, detail: _('by forfeit: no points') };
+  const detail = interpolate(ngettext('%(points)s point · %(kind)s', '%(points)s points · %(kind)s', r.points),
+    { points: r.points, kind: kindWord(r.kind) }, true);
+  return { color: r.winner, title, detail };
+}

@@ -1,10 +1,12 @@
 """The board's sounds in Chromium (issue 28), the audio API spied on: a move, a roll and a
-hit are heard by both players (the sound's start calls are made), nothing plays before the
-first gesture, and a watcher with sounds off hears nothing."""
+hit are heard by both players (the sound's start calls are made), each as its checker lands
+(the hit as the hit checker reaches the bar), with animation off one sound per event, nothing
+plays before the first gesture, and a watcher with sounds off hears nothing."""
 
 import pytest
 
 from tests.browser.helpers import click_play, game_state, sign_up, wait_version
+from tests.browser.test_board_motion import _spectator
 from tests.browser.test_site import start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -18,6 +20,14 @@ SPY = """() => { window.soundStarts = 0; window.heard = [];
   addEventListener('bg-sound', e => window.heard.push(e.detail)); }"""
 
 
+# For each sound: the sprites on screen then, and whether their animation had finished (a sound
+# heard as its checker lands comes when its sprite has arrived, not when the event came).
+LANDINGS = """() => { window.landings = [];
+  addEventListener('bg-sound', e => { const s = [...document.querySelectorAll('.sprite')];
+    window.landings.push({ name: e.detail, via: s.map(x => x.dataset.via), landed: s.length > 0 &&
+      s.every(x => x.getAnimations().every(a => a.playState === 'finished')) }); }); }"""
+
+
 def _heard(page):
     return page.evaluate("() => window.heard")
 
@@ -29,8 +39,11 @@ def test_moves_rolls_and_hits_are_heard_and_sound_off_is_silent(site_server, new
     sign_up(quiet, base, "quietwatch")
     quiet.goto(white.url)
     quiet.wait_for_function("() => window.bg && bg.state.phase === 'move' && document.body.dataset.connected === '1'")
-    for page in (white, black, quiet):
+    # a watcher with animation off and sounds on: one sound per event, not one per checker
+    still, _ = _spectator(base, new_page, white.url, "stillhear", "off")
+    for page in (white, black, quiet, still):
         page.evaluate(SPY)
+    still.click("details.options summary")  # his gesture: he hears from now on
     # before any gesture Black hears nothing, even when White moves
     version = game_state(white)["version"]
     quiet.click("details.options summary")  # a gesture, and sounds off
@@ -46,6 +59,7 @@ def test_moves_rolls_and_hits_are_heard_and_sound_off_is_silent(site_server, new
     black.wait_for_function("() => window.heard.includes('roll')")
     white.wait_for_function("() => window.heard.includes('roll')")
     black.wait_for_function("() => bg.state.phase === 'move' && bg.state.actor === 'black'")
+    white.evaluate(LANDINGS)
     click_play(black, [{"from": 1, "to": 5}, {"from": 1, "to": 3}])  # 1/5* hits White's blot
     try:
         white.wait_for_function("() => window.heard.includes('hit')")
@@ -53,6 +67,16 @@ def test_moves_rolls_and_hits_are_heard_and_sound_off_is_silent(site_server, new
         print(_heard(white), _heard(black), game_state(white)["board"], game_state(black)["version"], game_state(white)["version"])
         raise
     assert black.evaluate("() => window.soundStarts") > 0
+    # White saw it move (normal speed): each sound came as its checker landed, the hit as the
+    # hit checker reached the bar
+    white.wait_for_function("() => window.landings.filter(l => l.name !== 'yourTurn').length >= 3")
+    landings = [x for x in white.evaluate("() => window.landings") if x["name"] != "yourTurn"]
+    assert [x["name"] for x in landings] == ["move", "hit", "move"], landings
+    assert all(x["landed"] for x in landings), landings
+    assert landings[1]["via"] == ["5 bar"], "the hit sound with the hit checker on the bar"
+    # animation off: White's two steps were one sound, Black's roll one, his hit and step one
+    wait_version(still, game_state(white)["version"])
+    assert [x for x in _heard(still) if x not in ("yourTurn", "theirTurn")] == ["move", "roll", "hit"], _heard(still)
     # the watcher with sounds off heard none of it
     wait_version(quiet, game_state(white)["version"])
     assert quiet.evaluate("() => window.soundStarts") == 0 and _heard(quiet) == []

@@ -37,6 +37,11 @@ def _version(page) -> int:
     return page.evaluate("() => (window.ch && window.ch.version) || 0")
 
 
+WATCH_CUBES = """() => { window.cubeSprites = 0; new MutationObserver(() => {
+  window.cubeSprites += document.querySelectorAll('.sprite.cube').length; }).observe(document.body, {childList: true, subtree: true}); }"""
+CUBE_Y = "() => { const r = document.querySelector('#board .cube rect'); return +r.getAttribute('y') + +r.getAttribute('height') / 2; }"
+
+
 def _click_and_wait(page, locator):
     before = _version(page)
     locator.click()
@@ -247,11 +252,22 @@ def test_the_captain_moves_checkers_on_the_board_and_takes_a_suggestion(chouette
     assert box.evaluate(last_play) == ["17/20", "19/20"]
     assert crew.is_hidden("#plays"), "a member whose cube is not turned does not suggest"
 
-    # The box doubles both cubes, both take: the box plays its 6-4 on the board.
+    # The box doubles both cubes, both take: the box plays its 6-4 on the board. The crew
+    # member's own cube, on his board, turns to 2, then travels to his side when he takes.
+    crew.evaluate(WATCH_CUBES)
     _click_and_wait(box, box.locator("#actions button", has_text="Double all"))
+    crew.wait_for_function("() => window.cubeSprites > 0")
+    crew.wait_for_function(SETTLED)
+    assert crew.get_attribute("#board .cube", "data-cube") == "2"
+    assert crew.evaluate(CUBE_Y) == 320, "offered: still in the middle"
+    crew.evaluate("() => { window.cubeSprites = 0; }")
     for page in (captain, crew):
         page.wait_for_selector("#actions button:has-text('Take your cube')")
         _click_and_wait(page, page.locator("#actions button", has_text="Take your cube"))
+    crew.wait_for_function("() => window.cubeSprites > 0")
+    crew.wait_for_function(SETTLED)
+    assert crew.get_attribute("#board .cube", "data-cube") == "2"
+    assert crew.evaluate(CUBE_Y) > 320, "taken: on the team's side (Black, his own: the bottom)"
     box.wait_for_selector("#play-confirm:visible")
     assert captain.is_hidden("#plays") and crew.is_hidden("#plays")
     _play_on_board(box)

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   roleOf, boardSide, boardState, lineRows, cubeRows, decisionButtons, canMove, canSuggest, waitingFor,
-  settleableCubes, offersFor, secondsLeft, statusText,
+  settleableCubes, offersFor, secondsLeft, statusText, boardCube,
 } from '../../static/js/chouette_state.mjs';
 import { canMoveNow, completedPlay, selectableSources } from '../../static/js/state.mjs';
 import { clickPoint, usedDice } from '../../static/js/play.mjs';
@@ -88,4 +88,19 @@ test('the line: box first, scores, roles; settlements are offered to the parties
   assert.equal(offersFor(withOffer, 1).toYou.length, 1);
   assert.equal(offersFor(withOffer, 3).byYou.length, 1);
   assert.equal(offersFor(withOffer, 2).toYou.length, 0);
+});
+
+test('the cube on the board: the viewer\'s own, else the captain\'s; turned when offered, on its owner\'s side', () => {
+  const st = fx.move;
+  assert.deepEqual(boardCube(st, 3), { member: 3, enabled: true, value: 1, owner: null });
+  assert.equal(boardCube(st, 1).member, 2, 'the box sees the captain\'s cube');
+  assert.equal(boardCube(st, null).member, 2, 'so does a spectator');
+  assert.equal(boardCube(fx.answers, 3).value, 2, 'offered: turned to 2');
+  const cubes = st.game.cubes.map(c => (c.member === 3 ? { ...c, value: 2, owner: 'team' } : c.member === 2 ? { ...c, value: 4, owner: 'box' } : c));
+  const taken = { ...st, game: { ...st.game, cubes } };
+  assert.deepEqual([boardCube(taken, 3).value, boardCube(taken, 3).owner], [2, 'black'], 'the team plays Black');
+  assert.deepEqual([boardCube(taken, 1).value, boardCube(taken, 1).owner], [4, 'white']);
+  const out = { ...st, game: { ...st.game, cubes: cubes.map(c => (c.member === 2 ? { ...c, stage: 'dropped' } : c)) } };
+  assert.notEqual(boardCube(out, 1).member, 2, 'a dropped cube leaves the board to one in play');
+  assert.equal(boardCube({ game: null }, 1), null);
 });

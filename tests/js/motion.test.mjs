@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { cubeXY, diceXY, placeXY } from '../../static/js/board.mjs';
-import { along, chains, countAt, planEvent, speedFactor, without } from '../../static/js/motion.mjs';
+import { cubeXY, diceXY, placeXY, renderBoard, resultXY, sections } from '../../static/js/board.mjs';
+import { along, chains, countAt, planEvent, soundOf, speedFactor, without } from '../../static/js/motion.mjs';
 import { initialState, reduce, sign } from '../../static/js/state.mjs';
 
 const boardOf = s => ({ board: s.board, whiteBar: s.whiteBar, blackBar: s.blackBar, whiteOff: s.whiteOff, blackOff: s.blackOff });
@@ -52,6 +52,45 @@ test('a hit: the mover lands, then the hit checker travels to the bar', () => {
   assert.ok(close(hit.sprites[0].path[1], placeXY({ at: 'bar', color: 'white', i: 1 }, VIEW)), 'onto the bar, above the checker already there');
   assert.equal(hit.pos.whiteBar, 1, 'the bar underneath: without the travelling checker');
   assert.equal(hit.pos.board[5], -1, 'the mover has landed');
+});
+
+test('each phase is heard as its checker lands: set down, a hit on the bar, borne off into the tray', () => {
+  const hit = planEvent(stateWith({ 1: -2, 5: 1, 6: 5 }), moveMsg('black', [{ from: 1, to: 5 }, { from: 1, to: 2 }]), VIEW);
+  assert.deepEqual(hit.map(p => [p.start, p.land]), [[undefined, 'move'], [undefined, 'hit'], [undefined, 'move']]);
+  const off = planEvent(stateWith({ 2: 2 }, { whiteOff: 13, actor: 'white', turn: 'white' }),
+    moveMsg('white', [{ from: 2, to: 'off' }, { from: 2, to: 'off' }]), VIEW);
+  assert.deepEqual(off.map(p => p.land), ['bearOff', 'bearOff']);
+  const [roll] = planEvent(stateWith({}, { phase: 'turn', dice: null }), { t: 'roll', v: 11, game: 7, d: { color: 'black', dice: [4, 2] } }, VIEW);
+  assert.deepEqual([roll.start, roll.land], ['roll', undefined], 'the dice are heard as they are thrown');
+  const [cube] = planEvent(stateWith({}), { t: 'double', v: 11, game: 7, d: { color: 'white', cubeValue: 2 } }, VIEW);
+  assert.equal(cube.land, 'cube');
+  // not animated: one sound for the whole event, the loudest of what happened
+  assert.equal(soundOf(stateWith({ 1: -2, 5: 1 }), 'black', [{ from: 1, to: 5 }, { from: 5, to: 9 }]), 'hit');
+  assert.equal(soundOf(stateWith({ 2: 2 }), 'white', [{ from: 2, to: 'off' }]), 'bearOff');
+  assert.equal(soundOf(stateWith({ 1: -2 }), 'black', [{ from: 1, to: 4 }]), 'move');
+});
+
+test('a game\'s end: the result comes down onto the middle of the board and is then drawn there', () => {
+  const prev = stateWith({ 1: -2, 6: 5 }, { phase: 'move' });
+  const end = { t: 'game_end', v: 11, game: 7, d: { winner: 'white', kind: 'gammon', reason: 'resign', points: 2, cubeValue: 1, matchOver: false } };
+  const [phase] = planEvent(prev, end, VIEW);
+  const [plaque] = phase.sprites;
+  assert.equal(plaque.kind, 'result');
+  assert.deepEqual(plaque.plaque, { color: 'white', title: 'White wins', detail: '2 points · gammon' });
+  assert.ok(close(plaque.path[plaque.path.length - 1], resultXY(VIEW)), 'it settles where the board draws it');
+  assert.ok(plaque.path[0].y < plaque.path[1].y, 'from above');
+  assert.equal(phase.result, null, 'not drawn underneath while it comes');
+  assert.deepEqual(phase.pos.board, prev.board, 'the final position stays as the server has it');
+  assert.equal(phase.land, 'gameEnd');
+  assert.equal(planEvent(prev, { ...end, d: { ...end.d, matchOver: true } }, VIEW)[0].land, 'matchEnd');
+  const named = planEvent(prev, end, { ...VIEW, plaque: r => ({ color: r.winner, title: 'Ann wins', detail: '' }) });
+  assert.equal(named[0].sprites[0].plaque.title, 'Ann wins', 'the page names the players');
+  // drawn: the plaque with its words (escaped); a new game (no result) has none
+  const markup = renderBoard({ pos: prev, you: 'white', result: { color: 'black', title: '<b>Bo</b> wins', detail: '1 point · single' } });
+  assert.match(markup, /class="result black"/);
+  assert.match(markup, /&lt;b&gt;Bo&lt;\/b&gt; wins/);
+  assert.doesNotMatch(renderBoard({ pos: prev, you: 'white' }), /class="result /);
+  assert.deepEqual(planEvent(prev, { ...end, v: 13 }, VIEW), [], 'a gap: the resync jumps to the result');
 });
 
 test('entering from the bar and bearing off go from the bar and into the tray', () => {
@@ -131,4 +170,15 @@ test('speeds: off, fast, normal, slow; "auto" follows prefers-reduced-motion; pa
   assert.deepEqual(along(path, 0), { x: 0, y: 0 });
   assert.deepEqual(along(path, 1), { x: 100, y: 100 });
   assert.ok(close(along(path, 0.5), { x: 100, y: 0 }), 'half way along: the corner');
+});
+
+test('the board\'s markup splits into its top-level sections (patchBoard parses only the changed ones)', () => {
+  const markup = renderBoard({ pos: stateWith({ 1: -2, 6: 5 }), you: 'white', dice: [3, 1], diceColor: 'white',
+    cube: { value: 2, owner: 'black', enabled: true }, result: { color: 'white', title: 'A wins', detail: '1 point' } });
+  const parts = sections(markup);
+  assert.deepEqual(parts.map(p => p.match(/^<g class="([\w-]+)"/)[1]), ['ground', 'stacks', 'cube-layer', 'dice-layer', 'result-layer', 'marks', 'hits']);
+  assert.equal(parts.join(''), markup);
+  assert.equal(sections('<g><g></g></g>text'), null, 'text outside a group: parsed whole');
+  assert.equal(sections('<rect/><g></g>'), null);
+  assert.deepEqual(sections(''), []);
 });
