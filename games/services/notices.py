@@ -29,6 +29,7 @@ from games.services.lifecycle import lock_game
 from games.services.players import require_active
 from games.services.preferences import player_update_settings
 from games.services.push import push_later, push_targets
+from django.utils.translation import gettext
 
 VERIFY_SALT = "games.notices.verify"
 UNSUBSCRIBE_SALT = "games.notices.unsubscribe"
@@ -61,7 +62,7 @@ def player_set_email(*, player: Player, email: str) -> Player:
         try:
             validate_email(email)
         except ValidationError:
-            raise BadRequest("bad_email", "That is not an e-mail address.") from None
+            raise BadRequest("bad_email", gettext("That is not an e-mail address.")) from None
     with transaction.atomic():
         locked = Player.objects.select_for_update(no_key=True, of=("self",)).select_related("user").get(pk=player.pk)
         if locked.user.email != email:
@@ -77,7 +78,7 @@ def email_verification_send(*, player: Player) -> str:
     require_active(player)
     email = player.user.email
     if not email:
-        raise BadRequest("no_email", "Set an e-mail address first.")
+        raise BadRequest("no_email", gettext("Set an e-mail address first."))
     token = signing.dumps({"p": player.pk, "e": email}, salt=VERIFY_SALT)
     link = site_url(f"/accounts/verify-email/{token}/")
     with transaction.atomic():
@@ -93,16 +94,16 @@ def email_verify(*, token: str) -> Player:
     try:
         data = signing.loads(str(token)[:500], salt=VERIFY_SALT, max_age=VERIFY_MAX_AGE)
     except signing.SignatureExpired:
-        raise BadRequest("token_expired", "This link has expired: ask for a new one in your settings.") from None
+        raise BadRequest("token_expired", gettext("This link has expired: ask for a new one in your settings.")) from None
     except signing.BadSignature:
-        raise BadRequest("bad_token", "This link is not valid.") from None
+        raise BadRequest("bad_token", gettext("This link is not valid.")) from None
     with transaction.atomic():
         player = (Player.objects.select_for_update(no_key=True, of=("self",)).select_related("user")
                   .filter(pk=data.get("p")).first())
         if player is None:
-            raise BadRequest("bad_token", "This link is not valid.")
+            raise BadRequest("bad_token", gettext("This link is not valid."))
         if player.user.email != data.get("e"):
-            raise Conflict("email_changed", "Your address changed since this link was sent: ask for a new one.")
+            raise Conflict("email_changed", gettext("Your address changed since this link was sent: ask for a new one."))
         player.email_verified = data["e"]
         player.save(update_fields=["email_verified"])
     return player
@@ -124,10 +125,10 @@ def notices_unsubscribe(*, token: str) -> tuple:
     try:
         data = signing.loads(str(token)[:500], salt=UNSUBSCRIBE_SALT)
     except signing.BadSignature:
-        raise BadRequest("bad_token", "This link is not valid.") from None
+        raise BadRequest("bad_token", gettext("This link is not valid.")) from None
     player = Player.objects.filter(pk=data.get("p")).first()
     if player is None or data.get("k") not in KINDS:
-        raise BadRequest("bad_token", "This link is not valid.")
+        raise BadRequest("bad_token", gettext("This link is not valid."))
     player_update_settings(player=player, changes={KINDS[data["k"]]: False})
     return player, data["k"]
 

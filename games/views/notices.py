@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services
@@ -28,7 +29,7 @@ def email_set(request):
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, "Address saved: verify it to receive notices.")
+        messages.success(request, gettext("Address saved: verify it to receive notices."))
     return redirect("settings")
 
 
@@ -45,7 +46,7 @@ def vacation_start(request):
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"On vacation until {player.vacation_until:%Y-%m-%d %H:%M} UTC.")
+        messages.success(request, gettext("On vacation until %(until)s UTC.") % {"until": f"{player.vacation_until:%Y-%m-%d %H:%M}"})
     return redirect("settings")
 
 
@@ -58,7 +59,7 @@ def email_verify_send(request):
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, "A link was sent to your address: open it to verify it.")
+        messages.success(request, gettext("A link was sent to your address: open it to verify it."))
     return redirect("settings")
 
 
