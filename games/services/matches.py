@@ -22,6 +22,7 @@ from games.services.lifecycle import (
     open_game,
     player_id_of,
 )
+from games.services.notices import notice_accepted
 from games.services.players import require_active
 from django.utils.translation import gettext
 
@@ -122,6 +123,7 @@ def match_join(*, player: Player, match_id=None, invite_code=None) -> Match:
         open_game(record, match, create_game(match, 1))
         record.lobby_changed()
         record.commit()
+        notice_accepted(match)
         return match
 
 

@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services
@@ -17,7 +17,12 @@ from games.errors import BadRequest, ServiceError
 from games.jsonsafe import BadInput, parse
 from games.selectors.players import player_of
 
-KIND_NAMES = {"turn": "\u201cyour turn\u201d", "low": "\u201ctime running low\u201d"}
+KIND_DONE = {  # what a mail's unsubscribe link turned off
+    "turn": gettext_lazy("No more \u201cyour turn\u201d e-mails. Your settings turn them back on."),
+    "low": gettext_lazy("No more \u201ctime running low\u201d e-mails. Your settings turn them back on."),
+    "accepted": gettext_lazy("No more \u201cinvitation accepted\u201d e-mails. Your settings turn them back on."),
+    "digest": gettext_lazy("No more digests of your notices. Your settings turn them back on."),
+}
 
 
 @login_required
@@ -68,25 +73,24 @@ def email_verify(request, token):
     try:
         player = services.email_verify(token=token)
     except ServiceError as exc:
-        return render(request, "notices.html", {"title": "Not verified", "text": exc.message, "code": exc.code},
+        return render(request, "notices.html", {"title": gettext("Not verified"), "text": exc.message, "code": exc.code},
                       status=exc.status)
-    return render(request, "notices.html", {"title": "Address verified",
-                                            "text": f"Notices will be sent to {player.email_verified}."})
+    return render(request, "notices.html", {"title": gettext("Address verified"), "text": gettext(
+        "Notices will be sent to %(email)s.") % {"email": player.email_verified}})
 
 
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request, token):
     """``/notices/unsubscribe/<token>/``: a button (GET) that turns the mail's kind off (POST)."""
     if request.method == "GET":
-        return render(request, "notices.html", {"title": "Unsubscribe", "confirm": True,
-                                                "text": "Stop this kind of e-mail?"})
+        return render(request, "notices.html", {"title": gettext("Unsubscribe"), "confirm": True,
+                                                "text": gettext("Stop this kind of e-mail?")})
     try:
         _player, kind = services.notices_unsubscribe(token=token)
     except ServiceError as exc:
-        return render(request, "notices.html", {"title": "Not changed", "text": exc.message, "code": exc.code},
+        return render(request, "notices.html", {"title": gettext("Not changed"), "text": exc.message, "code": exc.code},
                       status=exc.status)
-    return render(request, "notices.html", {"title": "Unsubscribed",
-                                            "text": f"No more {KIND_NAMES[kind]} e-mails. Your settings turn them back on."})
+    return render(request, "notices.html", {"title": gettext("Unsubscribed"), "text": KIND_DONE[kind]})
 
 
 # -- Web Push (games.services.push) ---------------------------------------------------------------

@@ -1,5 +1,6 @@
 """Finding Python-worded text a person reads that is not marked for translation (docs/TRANSLATING.md):
-the message of every refusal (a service error's, the bot API's) and of every flash message must be
+the message of every refusal (a service error's, the bot API's), of every flash message and the
+texts given to a page's ``render`` must be
 a ``gettext`` call (or a value passed on, such as ``exc.message``), never a literal or an f-string
 left in English, and a refusal always says its message (the fallback would be its code's words)."""
 
@@ -18,7 +19,6 @@ REFUSALS = {**ERRORS, "valid_id": 2, "_int": 2}  # and the helpers that hand a m
 FLASHES = {"error", "success", "info", "warning"}  # django.contrib.messages: messages.x(request, text)
 MARKERS = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy", "pgettext", "pgettext_lazy", "npgettext"}
 PURE = {"engine", "bots", "analysis", "interchange", "tournament", "migrations"}  # no Django: gettext_noop
-_WORD = re.compile(r"[^\W\d_]{2,}")
 _SENTENCE = re.compile(r"[^\W\d_]{2,}[ ,’'][^\W\d_]")
 
 
@@ -34,7 +34,7 @@ def _unmarked(expr) -> list:
         return []  # gettext("... %(name)s ...") % {...}: the values are not text to translate
     if isinstance(expr, ast.JoinedStr):
         words = "".join(v.value for v in expr.values if isinstance(v, ast.Constant))
-        return [ast.unparse(expr)] if _WORD.search(words) else []
+        return [ast.unparse(expr)] if _SENTENCE.search(words) else []
     if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
         return [expr.value] if _SENTENCE.search(expr.value) else []
     return [text for child in ast.iter_child_nodes(expr) for text in _unmarked(child)]
@@ -55,6 +55,8 @@ def python_messages(path: Path) -> list:
             if message is None and name in ERRORS and (node.args or node.keywords):
                 found.append(f"{node.lineno}: {name}(...) without a message")
                 continue
+        elif name == "render" and len(node.args) > 2 and isinstance(node.args[2], ast.Dict):
+            message = node.args[2]  # a page's context: its titles and texts
         elif (name in FLASHES and isinstance(node.func, ast.Attribute)
               and _name(node.func.value) == "messages" and len(node.args) > 1):
             message = node.args[1]
