@@ -33,7 +33,7 @@ from games.models import Agent, HouseBot, Match, Player, QueueEntry
 from games.services.matches import match_create, match_join
 from games.services.players import player_register, require_active
 from games import conf
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 GAMES = ("backgammon",)
 MAX_QUEUE_LENGTH = 25
@@ -147,8 +147,10 @@ def check_bot_match_limit(player: Player) -> None:
     limit = bot_match_limit()
     if running >= limit:
         raise Conflict("too_many_bot_matches",
-                       gettext("You already have %(running)s game%(value)s against the computer running (at most %(limit)s at once): finish or leave one first.")
-                               % {"running": running, "value": 's' if running != 1 else '', "limit": limit})
+                       ngettext("You already have %(running)s game against the computer running (at most %(limit)s at once): "
+                                "finish or leave one first.",
+                                "You already have %(running)s games against the computer running (at most %(limit)s at "
+                                "once): finish or leave one first.", running) % {"running": running, "limit": limit})
 
 
 def match_vs_bot(*, player: Player, level, length: int = 1, **options) -> Match:

@@ -19,7 +19,7 @@ from games.errors import BadRequest, Conflict
 from games.models import Game, Match, Player
 from games.services.lifecycle import lock_game
 from games.services.players import require_active
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 
 def days_per_year() -> int:
@@ -59,8 +59,9 @@ def player_vacation_start(*, player: Player, days) -> Player:
                     % {"vacation_until": format(locked.vacation_until, '%Y-%m-%d %H:%M')})
         left = vacation_days_left(locked, at)
         if days > left:
-            raise BadRequest("vacation_too_long", gettext("You have %(left)s day%(value)s of vacation left this year.")
-                    % {"left": left, "value": 's' * (left != 1)})
+            raise BadRequest("vacation_too_long", ngettext(
+                "You have %(left)s day of vacation left this year.", "You have %(left)s days of vacation left this year.",
+                left) % {"left": left})
         length = timedelta(days=days)
         for game, match in locked_games:
             color = match.color_of(player.pk)

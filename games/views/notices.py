@@ -18,9 +18,9 @@ from games.jsonsafe import BadInput, parse
 from games.selectors.players import player_of
 
 KIND_DONE = {  # what a mail's unsubscribe link turned off
-    "turn": gettext_lazy("No more \u201cyour turn\u201d e-mails. Your settings turn them back on."),
-    "low": gettext_lazy("No more \u201ctime running low\u201d e-mails. Your settings turn them back on."),
-    "accepted": gettext_lazy("No more \u201cinvitation accepted\u201d e-mails. Your settings turn them back on."),
+    "turn": gettext_lazy("No more “your turn” e-mails. Your settings turn them back on."),
+    "low": gettext_lazy("No more “time running low” e-mails. Your settings turn them back on."),
+    "accepted": gettext_lazy("No more “invitation accepted” e-mails. Your settings turn them back on."),
     "digest": gettext_lazy("No more digests of your notices. Your settings turn them back on."),
 }
 

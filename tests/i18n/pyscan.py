@@ -14,7 +14,7 @@ from tests.i18n.scan import ROOT
 
 # Error classes and the position of their message argument.
 ERRORS = {"ServiceError": 1, "BadRequest": 1, "Forbidden": 1, "NotFound": 1, "Conflict": 1, "Limited": 1,
-          "ApiError": 2, "error_response": 2}
+          "ApiError": 2, "error_response": 2, "BadInput": 1}
 REFUSALS = {**ERRORS, "valid_id": 2, "_int": 2}  # and the helpers that hand a message to one
 FLASHES = {"error", "success", "info", "warning"}  # django.contrib.messages: messages.x(request, text)
 MARKERS = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy", "pgettext", "pgettext_lazy", "npgettext"}
