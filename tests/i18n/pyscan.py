@@ -16,7 +16,7 @@ from tests.i18n.scan import ROOT
 ERRORS = {"ServiceError": 1, "BadRequest": 1, "Forbidden": 1, "NotFound": 1, "Conflict": 1, "Limited": 1,
           "ApiError": 2, "error_response": 2, "BadInput": 1}
 REFUSALS = {**ERRORS, "valid_id": 2, "_int": 2}  # and the helpers that hand a message to one
-FLASHES = {"error", "success", "info", "warning"}  # django.contrib.messages: messages.x(request, text)
+FLASHES = {"error", "success", "info", "warning"}  # messages.x(request, text); a socket's self.error(code, text)
 MARKERS = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy", "pgettext", "pgettext_lazy", "npgettext"}
 PURE = {"engine", "bots", "analysis", "interchange", "tournament", "migrations"}  # no Django: gettext_noop
 _SENTENCE = re.compile(r"[^\W\d_]{2,}[ ,’'][^\W\d_]")
@@ -58,7 +58,7 @@ def python_messages(path: Path) -> list:
         elif name == "render" and len(node.args) > 2 and isinstance(node.args[2], ast.Dict):
             message = node.args[2]  # a page's context: its titles and texts
         elif (name in FLASHES and isinstance(node.func, ast.Attribute)
-              and _name(node.func.value) == "messages" and len(node.args) > 1):
+              and _name(node.func.value) in ("messages", "self") and len(node.args) > 1):
             message = node.args[1]
         if message is not None:
             found += [f"{node.lineno}: {text}" for text in _unmarked(message)]
