@@ -73,7 +73,8 @@ def read_json(request, allowed: tuple) -> dict:
         data = parse(body, max_bytes=MAX_BODY) if body.strip() else None
     except BadInput as exc:
         status = 413 if exc.code == "too_large" else 400
-        message = f"A request body may be at most {MAX_BODY} bytes." if exc.code == "too_large" else exc.message
+        message = (gettext("A request body may be at most %(MAX_BODY)s bytes.") % {"MAX_BODY": MAX_BODY}
+                   if exc.code == "too_large" else exc.message)
         raise ApiError(status, exc.code, message) from None
     if not isinstance(data, dict):
         raise ApiError(400, "bad_body", gettext("The body must be a JSON object."))

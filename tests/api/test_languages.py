@@ -1,9 +1,13 @@
 """The bot API's refusals keep their stable ``code`` in every language; the ``message`` follows
 ``Accept-Language`` (docs/BOT_API.md, docs/TRANSLATING.md)."""
 
+import json
+
 import pytest
 from django.utils import translation
 
+from games import services
+from games.dice import ScriptedDice
 from tests.api.conftest import register
 
 pytestmark = pytest.mark.django_db
@@ -37,3 +41,17 @@ def test_a_refusal_keeps_its_code_and_speaks_the_asked_language(language):
     translated = _refusal(agent.client.post("/api/matches", '{"daysPerMove": 4}', content_type="application/json",
                                             headers=asked), 400)
     assert translated["code"] == english["code"] == "bad_clock" and translated["message"] != english["message"]
+
+
+def test_an_engine_refusal_keeps_its_code_and_is_worded_in_the_asked_language(agents):
+    white, black = agents(2)
+    white.queue(matchLength=3)
+    with services.use_dice(ScriptedDice([(3,), (1,)])):
+        match_id = black.queue(matchLength=3).json()["matchId"]
+    illegal = {"type": "move", "moves": [{"from": 24, "to": 20}]}  # a 4 with 3-1 to play
+    english = _refusal(white.post(f"/api/matches/{match_id}/actions", illegal), 422)
+    turkish = _refusal(white.client.post(f"/api/matches/{match_id}/actions", json.dumps(illegal),
+                                         content_type="application/json",
+                                         headers={**white.headers(), "Accept-Language": "tr"}), 422)
+    assert turkish["code"] == english["code"] and english["message"].startswith("Step 1 (24/20)")
+    assert turkish["message"] != english["message"] and "24/20" in turkish["message"]

@@ -31,3 +31,18 @@ def test_the_python_scanner_finds_what_it_is_for(tmp_path):
     assert python_messages(module) == ["1: That is not an x.", "2: f'{name} is not an x.'",
                                        "5: Conflict(...) without a message", "7: Settings saved.",
                                        "8: No such x."]
+
+
+def test_an_engine_refusal_is_worded_when_it_is_read():
+    """The engine imports no Django: its messages are marked with gettext_noop, their values go
+    in ``params``, and ``message`` is worded in the active language when read (games.apps)."""
+    from django.utils import translation
+
+    from games.engine.errors import IllegalPlay, gettext_noop
+
+    exc = IllegalPlay("blocked_point", gettext_noop("Step %(step)s (%(src)s/%(dst)s): point %(dst)s is blocked."),
+                      params={"step": 1, "src": 13, "dst": 7}, step=0)
+    assert exc.message == str(exc) == "Step 1 (13/7): point 7 is blocked." and exc.details == {"step": 0}
+    with translation.override("de"):
+        german = exc.message
+    assert german != exc.message and "13/7" in german and exc.code == "blocked_point"
