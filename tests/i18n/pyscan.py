@@ -18,7 +18,7 @@ ERRORS = {"ServiceError": 1, "BadRequest": 1, "Forbidden": 1, "NotFound": 1, "Co
           # the engine's refusals (pure: marked with gettext_noop, values in params=, worded when read)
           "EngineError": 1, "IllegalPlay": 1, "IllegalAction": 1, "InvalidPlay": 1, "InvalidPosition": 1,
           "NotationError": 1, "IdError": 1, "TournamentError": 1}
-REFUSALS = {**ERRORS, "valid_id": 2, "_int": 2}  # and the helpers that hand a message to one
+REFUSALS = {**ERRORS, "valid_id": 2, "_int": 2}  # and the functions that hand a message to one
 FLASHES = {"error", "success", "info", "warning"}  # messages.x(request, text); a socket's self.error(code, text)
 MARKERS = {"_", "gettext", "gettext_lazy", "gettext_noop", "ngettext", "ngettext_lazy", "pgettext", "pgettext_lazy",
            "npgettext"}
