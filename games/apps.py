@@ -6,10 +6,14 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self):
+        from django.utils.translation import gettext
+
         from games import signals, tasks
+        from games.engine import errors as engine_errors
         from games.events import add_listener
         from games.realtime.bridge import broadcast
 
         signals.connect()
+        engine_errors.translate = gettext  # the engine's refusals are read in the reader's language
         add_listener(broadcast)  # committed batches go to the channel layer
         add_listener(tasks.on_batch)  # and what they leave to the workers goes to the task queue

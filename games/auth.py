@@ -14,12 +14,13 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy
 from django.contrib.auth import SESSION_KEY, get_user_model, logout
 from django.contrib.auth.backends import ModelBackend
 
 from games.models import Player
 
-SUSPENDED_MESSAGE = "This account is suspended."
+SUSPENDED_MESSAGE = gettext_lazy("This account is suspended.")
 
 
 def is_suspended(user) -> bool:
@@ -66,7 +67,7 @@ class SuspendedPlayerMiddleware:
                 suspended = Player.objects.filter(user_id=user_id, suspended=True).exists()
                 logout(request)
                 if suspended:
-                    messages.error(request, f"{SUSPENDED_MESSAGE} You have been logged out.", fail_silently=True)
+                    messages.error(request, gettext("This account is suspended. You have been logged out."), fail_silently=True)
         return self.get_response(request)
 
 

@@ -46,6 +46,7 @@ _ALL = [
     Setting("GAMES_NOTICE_DELAY", 300, int, "seconds a correspondence turn waits before its player is e-mailed"),
     Setting("GAMES_NOTICE_QUIET", 43200, int, "seconds at least between two 'your turn' e-mails to one player"),
     Setting("GAMES_NOTICE_LOW", 43200, int, "seconds before a correspondence deadline when 'time running low' is sent"),
+    Setting("GAMES_DIGEST_PERIOD", 86400, int, "seconds a notice held for a daily digest waits at most (one digest per period)"),
     Setting("GAMES_VAPID_PUBLIC_KEY", "", str, "Web Push: the VAPID public key (base64url); empty: no push"),
     Setting("GAMES_VAPID_PRIVATE_KEY", "", str, "Web Push: the VAPID private key (base64url DER or PEM)"),
     Setting("GAMES_VAPID_SUBJECT", "mailto:admin@localhost", str, "Web Push: the VAPID contact (mailto: or https:)"),

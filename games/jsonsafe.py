@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+from django.utils.translation import gettext
 
 MAX_DEPTH = 16
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
@@ -51,23 +52,23 @@ def parse(text, *, max_bytes: int, max_depth: int = MAX_DEPTH):
     ``bad_json`` (not JSON, not UTF-8), ``too_deep``, ``bad_text`` (an unpaired surrogate)."""
     if isinstance(text, (bytes, bytearray)):
         if len(text) > max_bytes:
-            raise BadInput("too_large", f"At most {max_bytes} bytes.")
+            raise BadInput("too_large", gettext("At most %(max_bytes)s bytes.") % {"max_bytes": max_bytes})
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
-            raise BadInput("bad_json", "The body is not UTF-8 text.") from None
+            raise BadInput("bad_json", gettext("The body is not UTF-8 text.")) from None
     elif not isinstance(text, str):
-        raise BadInput("bad_json", "Send JSON text.")
+        raise BadInput("bad_json", gettext("Send JSON text."))
     elif len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
-        raise BadInput("too_large", f"At most {max_bytes} bytes.")
+        raise BadInput("too_large", gettext("At most %(max_bytes)s bytes.") % {"max_bytes": max_bytes})
     # Cheap first: a document with few brackets cannot be deep (the usual case).
     if text.count("[") + text.count("{") > max_depth and depth(text) > max_depth:
-        raise BadInput("too_deep", f"JSON nested deeper than {max_depth} levels.")
+        raise BadInput("too_deep", gettext("JSON nested deeper than %(max_depth)s levels.") % {"max_depth": max_depth})
     if "\\u" in text and _LONE_SURROGATE.search(text):
-        raise BadInput("bad_text", "The JSON holds an unpaired surrogate (\\ud800-\\udfff), which is not text.")
+        raise BadInput("bad_text", gettext("The JSON holds an unpaired surrogate (U+D800 to U+DFFF), which is not text."))
     try:
         return json.loads(text)
     except RecursionError:  # pragma: no cover - the depth check comes first
-        raise BadInput("too_deep", f"JSON nested deeper than {max_depth} levels.") from None
+        raise BadInput("too_deep", gettext("JSON nested deeper than %(max_depth)s levels.") % {"max_depth": max_depth}) from None
     except ValueError:
-        raise BadInput("bad_json", "That is not valid JSON.") from None
+        raise BadInput("bad_json", gettext("That is not valid JSON.")) from None

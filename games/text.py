@@ -19,6 +19,7 @@ import re
 import unicodedata
 
 from games.errors import BadRequest
+from django.utils.translation import gettext
 
 # Characters that change how text around them is shown: bidirectional embeddings,
 # overrides and isolates, zero-width joiners and spaces, the BOM, and other format (Cf)
@@ -36,22 +37,25 @@ def clean_text(value, *, field: str, code: str, max_length: int | None = None, c
     ``collapse`` folds runs of whitespace into one space and trims.
     """
     if not isinstance(value, str):
-        raise BadRequest(code, f"'{field}' must be text.")
+        raise BadRequest(code, gettext("'%(field)s' must be text.") % {"field": field})
     if _SURROGATE.search(value):
-        raise BadRequest(code, f"'{field}' is not valid Unicode (an unpaired surrogate).")
+        raise BadRequest(code, gettext("'%(field)s' is not valid Unicode (an unpaired surrogate).") % {"field": field})
     if "\x00" in value:
-        raise BadRequest(code, f"'{field}' may not contain the NUL character.")
+        raise BadRequest(code, gettext("'%(field)s' may not contain the NUL character.") % {"field": field})
     if collapse:
         value = " ".join(value.split())
     for ch in value:
         if ch in BIDI_CONTROLS:
-            raise BadRequest(code, f"'{field}' may not contain direction-changing characters (U+{ord(ch):04X}).")
+            raise BadRequest(code, gettext("'%(field)s' may not contain direction-changing characters (U+%(value)s).")
+                    % {"field": field, "value": format(ord(ch), '04X')})
         if unicodedata.category(ch) == "Cc" and ch not in "\n\t":
-            raise BadRequest(code, f"'{field}' may not contain control characters (U+{ord(ch):04X}).")
+            raise BadRequest(code, gettext("'%(field)s' may not contain control characters (U+%(value)s).")
+                    % {"field": field, "value": format(ord(ch), '04X')})
     if not value and not allow_empty:
-        raise BadRequest(code, f"'{field}' may not be empty.")
+        raise BadRequest(code, gettext("'%(field)s' may not be empty.") % {"field": field})
     if max_length is not None and len(value) > max_length:
-        raise BadRequest(code, f"'{field}' is at most {max_length} characters.")
+        raise BadRequest(code, gettext("'%(field)s' is at most %(max_length)s characters.")
+                % {"field": field, "max_length": max_length})
     return value
 
 
@@ -72,14 +76,15 @@ def clean_name(value, *, field: str = "display_name", code: str = "bad_name", ma
     value = clean_text(value, field=field, code=code, max_length=max_length)
     for ch in value:
         if unicodedata.category(ch) in ("Cf", "Co", "Cn", "Zl", "Zp"):
-            raise BadRequest(code, f"'{field}' may not contain invisible characters (U+{ord(ch):04X}).")
+            raise BadRequest(code, gettext("'%(field)s' may not contain invisible characters (U+%(value)s).")
+                    % {"field": field, "value": format(ord(ch), '04X')})
     if unicodedata.category(value[0]).startswith("M"):
-        raise BadRequest(code, f"'{field}' may not start with a combining mark.")
+        raise BadRequest(code, gettext("'%(field)s' may not start with a combining mark.") % {"field": field})
     key = name_key(value)
     if len(key) > 160:
-        raise BadRequest(code, f"'{field}' is too long once normalised.")
+        raise BadRequest(code, gettext("'%(field)s' is too long once normalised.") % {"field": field})
     if not reserved_ok:
         if "(" in value or ")" in value or any(mark in key for mark in RESERVED_MARKS):
-            raise BadRequest(code, f"'{field}' may not contain parentheses or words that mark the site's "
-                                   "own players (house bot, computer, admin...).")
+            raise BadRequest(code, gettext("'%(field)s' may not contain parentheses or words that mark the site's own players (house bot, computer, admin...).")
+                    % {"field": field})
     return value

@@ -22,6 +22,7 @@ from games.models import Game, Match
 from games.selectors.visibility import match_for_viewer_or_404
 from games.api.errors import ApiError
 from games.engine import other
+from django.utils.translation import gettext
 
 GAME_ID = "backgammon"
 SEED_FIELDS = ("you", "yourColor", "board", "whiteBar", "blackBar", "whiteOff", "blackOff", "dice",
@@ -34,13 +35,14 @@ def load_match(match_id, player=None) -> Match:
     try:
         return match_for_viewer_or_404(getattr(player, "user", None), match_id)
     except Http404:
-        raise ApiError(404, "match_not_found", f"There is no match {match_id}.") from None
+        raise ApiError(404, "match_not_found", gettext("There is no match %(match_id)s.")
+                % {"match_id": match_id}) from None
 
 
 def seat(match: Match, player) -> str:
     color = match.color_of(player)
     if color is None:
-        raise ApiError(403, "not_your_match", "You are not playing in this match.")
+        raise ApiError(403, "not_your_match", gettext("You are not playing in this match."))
     return color
 
 
@@ -56,7 +58,7 @@ def current(match: Match) -> tuple:
     game = (Game.objects.select_related("match", "match__white", "match__black")
             .filter(match_id=match.pk).order_by("-number").first())
     if game is None:
-        raise ApiError(409, "match_not_started", "This match has not started yet.")
+        raise ApiError(409, "match_not_started", gettext("This match has not started yet."))
     offset = (Game.objects.filter(match=match, number__lt=game.number).aggregate(total=Sum("version"))["total"]
               or 0)
     return game, offset
@@ -66,8 +68,8 @@ def game_version_for(version: int, game: Game, offset: int) -> int:
     """The current game's version for a match-wide ``version`` (409 when it is not the current one)."""
     if version != offset + game.version:
         raise ApiError(409, "stale_version",
-                       f"The match has moved on (version {offset + game.version}, you sent {version}): "
-                       "fetch the match and decide again.")
+                       gettext("The match has moved on (version %(value)s, you sent %(version)s): fetch the match and decide again.")
+                               % {"value": offset + game.version, "version": version})
     return game.version
 
 

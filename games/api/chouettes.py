@@ -19,13 +19,14 @@ from games.models import Chouette
 from games.api import auth, longpoll
 from games.api.errors import REFUSALS, ApiError, error_response, response_for
 from games.api.views import api, long_poll_args, read_json, releasing
+from django.utils.translation import gettext
 
 
 
 def _chouette(chouette_id, player) -> Chouette:
     c = Chouette.objects.filter(pk=chouette_id).first()
     if c is None or not visibility.can_view_chouette(player.user, c):
-        raise ApiError(404, "chouette_not_found", "No such chouette.")
+        raise ApiError(404, "chouette_not_found", gettext("No such chouette."))
     return c
 
 
@@ -89,7 +90,7 @@ async def chouette_detail(request, chouette_id):
     """``GET /api/chouettes/<id>[?wait=<s>&since=<version>]``: the chouette view, long-polled
     on the chouette's channel-layer group (``games.api.longpoll``); no thread is held meanwhile."""
     if request.method != "GET":
-        return error_response(405, "method_not_allowed", "Use GET.", {"Allow": "GET"})
+        return error_response(405, "method_not_allowed", gettext("Use GET."), {"Allow": "GET"})
     try:
         wait, since, player = await long_poll_args(request)
         view = await sync_to_async(_view_now)(chouette_id, player)
@@ -113,13 +114,15 @@ def chouette_actions(request, chouette_id):
     try:
         spec = actions.lookup(kind, actions.CHOUETTE)
     except actions.UnknownAction:
-        raise ApiError(400, "bad_action", f"'type' must be one of {', '.join(actions.CHOUETTE_ACTIONS)}.") from None
+        raise ApiError(400, "bad_action", gettext("'type' must be one of %(values)s.")
+                % {"values": ', '.join(actions.CHOUETTE_ACTIONS)}) from None
     fields = spec.take_fields(data)
     extra = sorted(k for k in data if not spec.accepts(k))
     if extra:
-        raise ApiError(400, "unknown_field", f"'{extra[0]}' does not belong to a {kind!r} action.")
+        raise ApiError(400, "unknown_field", gettext("'%(extra)s' does not belong to a %(kind)s action.")
+                % {"extra": extra[0], "kind": repr(kind)})
     if version is not None and (type(version) is not int or version < 0):
-        raise ApiError(400, "bad_version", "'version' must be a non-negative integer.")
+        raise ApiError(400, "bad_version", gettext("'version' must be a non-negative integer."))
     c = _chouette(chouette_id, player)
     services.chouette_act(chouette_id=c.pk, player=player, action=kind, expected_version=version, **fields)
     return JsonResponse(chouette_agent_view(Chouette.objects.get(pk=c.pk), player))

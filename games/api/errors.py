@@ -9,6 +9,7 @@ from django.http import JsonResponse
 
 from games.engine.errors import EngineError
 from games.errors import ServiceError, http_status
+from django.utils.translation import gettext
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ def response_for(exc: Exception) -> JsonResponse:
     if isinstance(exc, (ServiceError, EngineError)):
         return error_response(http_status(exc), exc.code, exc.message)
     logger.exception("bot API: unexpected error")
-    return error_response(500, "server_error", "Something went wrong on the server.")
+    return error_response(500, "server_error", gettext("Something went wrong on the server."))
 
 
 REFUSALS = (ApiError, ServiceError, EngineError)

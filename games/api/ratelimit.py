@@ -13,6 +13,7 @@ import time
 from games import throttle
 from games.api.errors import ApiError
 from games import conf
+from django.utils.translation import gettext
 
 
 def now() -> float:
@@ -29,5 +30,6 @@ def check(key: str) -> None:
     retry = throttle.hit(f"api:{key}", limit, window, now=now())
     if retry is not None:
         raise ApiError(429, "rate_limited",
-                       f"Too many requests: at most {limit} per {window:g} s. Retry in {retry} s.",
+                       gettext("Too many requests: at most %(limit)s per %(window)s s. Retry in %(retry)s s.")
+                               % {"limit": limit, "window": format(window, 'g'), "retry": retry},
                        headers={"Retry-After": str(retry)})

@@ -12,12 +12,13 @@ from games.api.errors import ApiError
 from games.api.views import api
 from games.models import Club, Tournament
 from games.selectors import tournaments as view
+from django.utils.translation import gettext
 
 
 def _tournament(tournament_id) -> Tournament:
     found = Tournament.objects.filter(pk=tournament_id).first()
     if found is None:
-        raise ApiError(404, "tournament_not_found", "No such tournament.")
+        raise ApiError(404, "tournament_not_found", gettext("No such tournament."))
     return found
 
 
@@ -27,10 +28,11 @@ def tournaments(request):
     auth.agent_player(request)
     section = request.GET.get("status")
     if section is not None and section not in view.SECTIONS:
-        raise ApiError(400, "bad_status", f"status is one of {', '.join(view.SECTIONS)}.")
+        raise ApiError(400, "bad_status", gettext("status is one of %(values)s.")
+                % {"values": ', '.join(view.SECTIONS)})
     club = request.GET.get("club")
     if club is not None and not (club.isdigit() and Club.objects.filter(pk=int(club)).exists()):
-        raise ApiError(404, "club_not_found", "No such club.")
+        raise ApiError(404, "club_not_found", gettext("No such club."))
     return JsonResponse({"tournaments": view.tournament_list(section=section, club=int(club) if club else None)})
 
 

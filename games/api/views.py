@@ -28,6 +28,7 @@ from games.selectors.serializers import time_control
 from games.api.errors import REFUSALS, ApiError, error_response, response_for
 from games.api.openapi import openapi
 from games.api.agent_view import agent_view, current, game_version_for, load_match, match_summary, seat
+from django.utils.translation import gettext
 
 MAX_BODY = 16 * 1024
 MAX_WAIT = 30
@@ -44,7 +45,8 @@ def api(*methods):
         @functools.wraps(view)
         def inner(request, *args, **kwargs):
             if request.method not in methods:
-                return error_response(405, "method_not_allowed", f"Use {' or '.join(methods)}.",
+                return error_response(405, "method_not_allowed", gettext("Use %(values)s.")
+                        % {"values": ' or '.join(methods)},
                                       {"Allow": ", ".join(methods)})
             try:
                 return view(request, *args, **kwargs)
@@ -64,19 +66,22 @@ def read_json(request, allowed: tuple) -> dict:
     except ValueError:
         declared = 0
     if declared > MAX_BODY:
-        raise ApiError(413, "too_large", f"A request body may be at most {MAX_BODY} bytes.")
+        raise ApiError(413, "too_large", gettext("A request body may be at most %(MAX_BODY)s bytes.")
+                % {"MAX_BODY": MAX_BODY})
     body = request.body
     try:
         data = parse(body, max_bytes=MAX_BODY) if body.strip() else None
     except BadInput as exc:
         status = 413 if exc.code == "too_large" else 400
-        message = f"A request body may be at most {MAX_BODY} bytes." if exc.code == "too_large" else exc.message
+        message = (gettext("A request body may be at most %(MAX_BODY)s bytes.") % {"MAX_BODY": MAX_BODY}
+                   if exc.code == "too_large" else exc.message)
         raise ApiError(status, exc.code, message) from None
     if not isinstance(data, dict):
-        raise ApiError(400, "bad_body", "The body must be a JSON object.")
+        raise ApiError(400, "bad_body", gettext("The body must be a JSON object."))
     unknown = sorted(set(data) - set(allowed))
     if unknown:
-        raise ApiError(400, "unknown_field", f"Unknown field {str(unknown[0])[:40]!r}; allowed: {', '.join(allowed)}.")
+        raise ApiError(400, "unknown_field", gettext("Unknown field %(value)s; allowed: %(values)s.")
+                % {"value": repr(str(unknown[0])[:40]), "values": ', '.join(allowed)})
     return data
 
 
@@ -92,7 +97,7 @@ def agents(request):
     ratelimit.check(f"ip:{client_ip(request)}")
     data = read_json(request, ("name", "description"))
     if "name" not in data:
-        raise ApiError(400, "missing_field", "'name' is required.")
+        raise ApiError(400, "missing_field", gettext("'name' is required."))
     agent, key = services.agent_register(name=data["name"], description=data.get("description"))
     return JsonResponse({"agentId": agent.player_id, "name": agent.player.display_name, "apiKey": key},
                         status=201)
@@ -127,7 +132,7 @@ def queue(request):
         return JsonResponse(services.queue_leave(player=player))
     data = read_json(request, ("gameId", "matchLength", "opponent"))
     if "gameId" not in data:
-        raise ApiError(400, "missing_field", "'gameId' is required (\"backgammon\").")
+        raise ApiError(400, "missing_field", gettext("'gameId' is required (\"backgammon\")."))
     return JsonResponse(services.queue_join(player=player, game=data["gameId"],
                                             length=data.get("matchLength", 1), opponent=data.get("opponent")))
 
@@ -146,14 +151,14 @@ def matches(request):
     turn = request.GET.get("turn")
     if turn is not None:
         if turn not in ("mine", "theirs"):
-            raise ApiError(400, "bad_turn", "'turn' is mine or theirs.")
+            raise ApiError(400, "bad_turn", gettext("'turn' is mine or theirs."))
         mine, theirs = turns.split(player)
         return JsonResponse({"matches": [t.to_dict() for t in (mine if turn == "mine" else theirs)][:100]})
     status = request.GET.get("status")
     qs = Match.objects.filter(Q(white=player) | Q(black=player)).select_related("white", "black")
     if status:
         if status not in dict(Match.STATUSES):
-            raise ApiError(400, "bad_status", "'status' is one of open, playing, finished, aborted.")
+            raise ApiError(400, "bad_status", gettext("'status' is one of open, playing, finished, aborted."))
         qs = qs.filter(status=status)
     return JsonResponse({"matches": [match_summary(m, player) for m in qs.order_by("-pk")[:100]]})
 
@@ -181,11 +186,12 @@ def match_join(request, match_id):
     data = read_json(request, ("inviteCode",))
     code = data.get("inviteCode")
     if code is not None and not isinstance(code, str):
-        raise ApiError(400, "bad_invite", "'inviteCode' is the match's invite code (text).")
+        raise ApiError(400, "bad_invite", gettext("'inviteCode' is the match's invite code (text)."))
     if code is not None:
         match = Match.objects.filter(pk=match_id, invite_code=code).first()
         if match is None:
-            raise ApiError(404, "match_not_found", f"There is no match {match_id} with that invite code.")
+            raise ApiError(404, "match_not_found", gettext("There is no match %(match_id)s with that invite code.")
+                    % {"match_id": match_id})
         services.match_join(player=player, invite_code=code)
     else:
         services.match_join(player=player, match_id=match_id)
@@ -202,7 +208,8 @@ def _number(request, name, *, low, high, integer):
         value = None
     if value is None or value != value or not low <= value <= high:
         kind = "a whole number" if integer else "a number"
-        raise ApiError(400, f"bad_{name}", f"'{name}' must be {kind} from {low} to {high}.")
+        raise ApiError(400, f"bad_{name}", gettext("'%(name)s' must be %(kind)s from %(low)s to %(high)s.")
+                % {"name": name, "kind": kind, "low": low, "high": high})
     return value
 
 
@@ -246,7 +253,7 @@ async def match_detail(request, match_id):
     across server processes) and holds no thread (``games.api.longpoll``).
     """
     if request.method != "GET":
-        return error_response(405, "method_not_allowed", "Use GET.", {"Allow": "GET"})
+        return error_response(405, "method_not_allowed", gettext("Use GET."), {"Allow": "GET"})
     try:
         wait, since, player = await long_poll_args(request)
         view, _ = await sync_to_async(_view_now)(match_id, player)
@@ -281,31 +288,33 @@ def match_actions(request, match_id):
     try:
         spec = actions.lookup(kind)
     except actions.UnknownAction:
-        raise ApiError(400, "bad_action", f"'type' must be one of {', '.join(actions.api_names())}.") from None
+        raise ApiError(400, "bad_action", gettext("'type' must be one of %(values)s.")
+                % {"values": ', '.join(actions.api_names())}) from None
     for name in ("moves", "level"):
         if name in data and name not in spec.fields:
-            raise ApiError(400, "unknown_field", f"'{name}' does not belong to a {kind!r} action.")
+            raise ApiError(400, "unknown_field", gettext("'%(name)s' does not belong to a %(kind)s action.")
+                    % {"name": name, "kind": repr(kind)})
     if spec.name == "move" and not isinstance(data.get("moves"), list):
-        raise ApiError(400, "bad_moves", "'moves' must be a list of steps like {\"from\": 24, \"to\": 20} "
-                       "(an empty list passes when no move is possible).")
+        raise ApiError(400, "bad_moves", gettext("'moves' must be a list of steps like {\"from\": 24, \"to\": 20} (an empty list passes when no move is possible)."))
     try:
         fields = spec.take_fields(data)
     except actions.MissingField as exc:
-        raise ApiError(400, "missing_field", f"'{exc.field}' is required for a {kind!r} action.") from None
+        raise ApiError(400, "missing_field", gettext("'%(field)s' is required for a %(kind)s action.")
+                % {"field": exc.field, "kind": repr(kind)}) from None
     version = data.get("version")
     if version is not None and (type(version) is not int or version < 0):
-        raise ApiError(400, "bad_version", "'version' must be a non-negative integer.")
+        raise ApiError(400, "bad_version", gettext("'version' must be a non-negative integer."))
     match = load_match(match_id, player)
     seat(match, player)
     if match.status in (Match.FINISHED, Match.ABORTED):
-        raise ApiError(409, "match_over", "This match is over.")
+        raise ApiError(409, "match_over", gettext("This match is over."))
     game, offset = current(match)
     expected = game_version_for(version, game, offset) if version is not None else None
     try:
         services.game_act(game_id=game.pk, player=player, action=spec.name, expected_version=expected, **fields)
     except REFUSALS as exc:
         if getattr(exc, "code", None) == "stale_version":  # lost a race after our own check
-            raise ApiError(409, "stale_version", "The match has moved on: fetch it and decide again.") from None
+            raise ApiError(409, "stale_version", gettext("The match has moved on: fetch it and decide again.")) from None
         raise
     return JsonResponse(agent_view(load_match(match_id, player), player))
 
@@ -330,8 +339,8 @@ def match_analysis(request, match_id):
         analysis = analysis_reads.latest_for_match(match)
         if analysis is None:
             if match.status != Match.FINISHED:
-                raise ApiError(409, "match_not_over", "A match is analysed once it is over.")
-            raise ApiError(404, "analysis_not_found", "This match has no analysis.")
+                raise ApiError(409, "match_not_over", gettext("A match is analysed once it is over."))
+            raise ApiError(404, "analysis_not_found", gettext("This match has no analysis."))
     return JsonResponse(analysis_reads.analysis_json(analysis, viewer=color,
                                                      may_reanalyse=match.status == Match.FINISHED))
 
@@ -356,6 +365,7 @@ def openapi_json(request):
 
 def not_found(request, rest=""):
     """Any other path under /api/: a JSON 404."""
-    return error_response(404, "not_found", f"There is no endpoint {request.path!r}: see /api/guide.")
+    return error_response(404, "not_found", gettext("There is no endpoint %(path)s: see /api/guide.")
+            % {"path": repr(request.path)})
 
 

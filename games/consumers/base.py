@@ -12,12 +12,17 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
+from http.cookies import CookieError, SimpleCookie
+from types import SimpleNamespace
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.db import DatabaseError
+from django.utils import translation
+from django.utils.translation import gettext
 
 from games import conf
 from games.db.calls import db
@@ -60,6 +65,26 @@ def since_of(scope) -> int | None:
         return None
 
 
+def socket_language(scope) -> str:
+    """The language a socket answers in, as a page would (docs/TRANSLATING.md): the signed-in
+    player's ``language`` setting, else the language cookie, else the browser's
+    Accept-Language, else the site's default. Synchronous (it reads the player's settings)."""
+    user = scope.get("user")
+    if user is not None and user.is_authenticated:
+        chosen = (Player.objects.filter(user_id=user.pk).values_list("settings", flat=True).first() or {}).get("language")
+        if chosen in dict(settings.LANGUAGES):
+            return chosen
+    headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope.get("headers", [])}
+    cookies = SimpleCookie()
+    try:
+        cookies.load(headers.get("cookie", ""))
+    except CookieError:
+        cookies = SimpleCookie()
+    asked = SimpleNamespace(COOKIES={k: m.value for k, m in cookies.items()},
+                            META={"HTTP_ACCEPT_LANGUAGE": headers.get("accept-language", "")})
+    return translation.get_language_from_request(asked)
+
+
 class SocketConsumer(AsyncWebsocketConsumer):
     """The base of every socket of the site (a match, a chouette, the lobby): size and depth
     limits, JSON parsing, flood control, refusals that name the action (``re``), service
@@ -73,6 +98,7 @@ class SocketConsumer(AsyncWebsocketConsumer):
         limit = conf.value("GAMES_WS_FLOOD_LIMIT")
         self.flood = Flood(limit, 2.0)  # over it: the message is refused with ``rate_limited``
         self.hard_flood = Flood(limit * 3, 2.0)  # far over it: the socket is closed with 4008
+        self.language = None  # read at the first message (socket_language)
 
     async def dispatch(self, message):
         """A database that went away (restarted, connections terminated) costs one message,
@@ -114,13 +140,20 @@ class SocketConsumer(AsyncWebsocketConsumer):
         await self.send_json({"t": "error", "v": None, "d": {"code": code, "message": message, **extra}})
 
     async def receive(self, text_data=None, bytes_data=None):
+        """A client's message is answered in the socket's language (its refusals' messages)."""
+        if self.language is None:
+            self.language = await db(socket_language, self.scope)
+        with translation.override(self.language):
+            await self.answer(text_data)
+
+    async def answer(self, text_data) -> None:
         """Every error that answers an action names it (``re``, docs/PROTOCOL.md); only a
         message that is not an action at all (not JSON, no type) is answered without."""
         if not self.hard_flood.hit():
             await self.close(code=FLOODED_CLOSE)
             return
         if text_data is None:
-            await self.error("bad_message", "Send JSON text frames.")
+            await self.error("bad_message", gettext("Send JSON text frames."))
             return
         try:
             message = parse(text_data, max_bytes=MAX_MESSAGE)
@@ -128,23 +161,23 @@ class SocketConsumer(AsyncWebsocketConsumer):
             await self.error(exc.code, exc.message)
             return
         if not isinstance(message, dict) or not isinstance(message.get("t"), str):
-            await self.error("bad_message", 'A message is an object with a type: {"t": ..., "d": {...}, "v": N}.')
+            await self.error("bad_message", gettext("A message is an object with a type: {\"t\": ..., \"d\": {...}, \"v\": N}."))
             return
         kind = message["t"][:30]
         if not self.flood.hit():
-            await self.error("rate_limited", "Too many messages: slow down and try again.", re=kind)
+            await self.error("rate_limited", gettext("Too many messages: slow down and try again."), re=kind)
             return
         data = message.get("d", {})
         if data is None:
             data = {}
         if not isinstance(data, dict):
-            await self.error("bad_message", "'d' must be an object.", re=kind)
+            await self.error("bad_message", gettext("'d' must be an object."), re=kind)
             return
         try:
             await self.handle(kind, data, message.get("v"), message.get("game"))
         except DatabaseError as exc:  # the database went away (restarted, connections terminated)
             logger.warning("socket %s: database error on %r (%s)", self.channel_name, kind, type(exc).__name__)
-            await self.error("unavailable", "The server could not do that just now: try again.", re=kind)
+            await self.error("unavailable", gettext("The server could not do that just now: try again."), re=kind)
 
     async def handle(self, kind: str, data: dict, version, game) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -195,7 +228,7 @@ class SocketConsumer(AsyncWebsocketConsumer):
         """Call ``service`` (``games.db.calls.db``); a refusal is an ``error`` frame (and, with
         ``snapshot``, the state to act on: :meth:`refused`)."""
         if limit is not None and not limit.hit():
-            await self.error("rate_limited", "Slow down: too many messages.", re=kind)
+            await self.error("rate_limited", gettext("Slow down: too many messages."), re=kind)
             return
         try:
             await db(self._run, service, kwargs)

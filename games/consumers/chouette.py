@@ -20,6 +20,7 @@ from games.models import Chouette, ChouetteChat, ChouetteGame, ChouetteSeat
 from games.realtime import delivery
 from games.selectors import chouettes as chouette_view, visibility
 from games.selectors.players import player_of
+from django.utils.translation import gettext
 
 TABLE_ACTIONS = {
     "start": services.chouette_start,
@@ -113,7 +114,7 @@ class ChouetteConsumer(SocketConsumer):
             since = data.get("v")
             await self.catch_up(since if type(since) is int else None, with_chat=True)
         elif self.player_id is None:
-            await self.error("spectator", "Log in to take part.", re=kind)
+            await self.error("spectator", gettext("Log in to take part."), re=kind)
         elif kind == "chat":
             await self.call(kind, services.chouette_chat, limit=self.chat_flood, player="fresh",
                              text=data.get("text"), room=data.get("room"))
@@ -134,10 +135,10 @@ class ChouetteConsumer(SocketConsumer):
         try:
             fields = lookup(kind, CHOUETTE).take_fields(data)
         except UnknownAction:
-            await self.error("unknown_type", f"Unknown message type {kind!r}.", re=kind)
+            await self.error("unknown_type", gettext("Unknown message type %(kind)s.") % {"kind": repr(kind)}, re=kind)
             return
         if type(version) is not int:
-            await self.error("bad_version", "Send the version you have seen as 'v'.", re=kind)
+            await self.error("bad_version", gettext("Send the version you have seen as 'v'."), re=kind)
             return
         await self.call(kind, services.chouette_act, snapshot=True, player=self.player_id,
                          action=kind, expected_version=version, **fields)

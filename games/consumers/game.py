@@ -16,6 +16,7 @@ from games.selectors import games as selectors
 from games.selectors import social
 from games.selectors.players import player_of
 from games.selectors.visibility import can_view_match
+from django.utils.translation import gettext
 
 
 class GameConsumer(SocketConsumer):
@@ -152,7 +153,7 @@ class GameConsumer(SocketConsumer):
         elif kind == "resync":
             since = data.get("v")
             if since is not None and type(since) is not int:
-                await self.error("bad_version", "'v' must be an integer.", re=kind)
+                await self.error("bad_version", gettext("'v' must be an integer."), re=kind)
                 return
             await self.catch_up(since, with_chat=True)
         elif kind == "chat":
@@ -161,7 +162,7 @@ class GameConsumer(SocketConsumer):
                              text=data.get("text"))
         elif kind in ("claim", "rematch", "leave"):
             if not self.color:
-                await self.error("spectator", "Spectators cannot do that.", re=kind)
+                await self.error("spectator", gettext("Spectators cannot do that."), re=kind)
                 return
             service = {"claim": services.match_claim, "rematch": services.match_rematch,
                        "leave": services.match_leave}[kind]
@@ -181,23 +182,24 @@ class GameConsumer(SocketConsumer):
         try:
             spec = lookup(kind)
         except UnknownAction:
-            await self.error("unknown_type", f"Unknown message type {kind!r}.", re=kind)
+            await self.error("unknown_type", gettext("Unknown message type %(kind)s.") % {"kind": repr(kind)}, re=kind)
             return
         if not self.color:
-            await self.error("spectator", "Spectators cannot play.", re=kind)
+            await self.error("spectator", gettext("Spectators cannot play."), re=kind)
             return
         if type(version) is not int:
-            await self.error("bad_version", "Send the version you have seen as 'v'.", re=kind)
+            await self.error("bad_version", gettext("Send the version you have seen as 'v'."), re=kind)
             return
         if game is not None and game != self.game_id:
             # Versions restart with each game: an action meant for another game is stale.
-            await self.error("stale_version", "That game is over; here is the current one.", re=kind)
+            await self.error("stale_version", gettext("That game is over; here is the current one."), re=kind)
             await self._send_snapshot()
             return
         try:
             fields = spec.take_fields(data)
         except MissingField as exc:
-            await self.error("bad_message", f"'{kind}' needs 'd.{exc.field}'.", re=kind)
+            await self.error("bad_message", gettext("'%(kind)s' needs 'd.%(field)s'.")
+                    % {"kind": kind, "field": exc.field}, re=kind)
             return
         await self.call(kind, services.game_act, snapshot=True, game_id=self.game_id, player=self.player_id,
                          action=spec.name, expected_version=version, **fields)

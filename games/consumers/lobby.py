@@ -9,6 +9,7 @@ from games.events import LOBBY_GROUP
 from games.realtime import delivery
 from games.selectors import games as selectors
 from games.selectors.lobby import lobby_version
+from django.utils.translation import gettext
 
 
 class LobbyConsumer(SocketConsumer):
@@ -57,4 +58,4 @@ class LobbyConsumer(SocketConsumer):
         elif kind == "resync":
             await self._send_lobby()
         else:
-            await self.error("unknown_type", "The lobby answers 'ping' and 'resync'.", re=kind[:30])
+            await self.error("unknown_type", gettext("The lobby answers 'ping' and 'resync'."), re=kind[:30])

@@ -9,6 +9,7 @@ from games.consumers.base import SocketConsumer
 from games.db.calls import db
 from games.events import tournament_group
 from games.models import Tournament
+from django.utils.translation import gettext
 
 NOT_FOUND_CLOSE = 4004
 
@@ -53,4 +54,4 @@ class TournamentConsumer(SocketConsumer):
         if kind == "ping":
             await self.answer_ping(version, await db(self._version) or 0)
         else:
-            await self.error("unknown_type", "The tournament socket answers 'ping'.", re=kind)
+            await self.error("unknown_type", gettext("The tournament socket answers 'ping'."), re=kind)

@@ -16,6 +16,7 @@ import sys
 from .errors import EngineError
 from .moves import legal_move_lists
 from .position import Position
+from games.engine.errors import gettext_noop
 
 USAGE = "usage: python -m games.engine plays  < positions.jsonl > plays.jsonl"
 MAX_LINE = 1024 * 1024
@@ -26,13 +27,14 @@ def plays_line(line: str) -> dict:
     ident = None
     try:
         if len(line) > MAX_LINE:
-            raise EngineError("line_too_long", f"A line may hold at most {MAX_LINE} characters.")
+            raise EngineError("line_too_long", gettext_noop("A line may hold at most %(MAX_LINE)s characters."),
+                    params={"MAX_LINE": MAX_LINE})
         try:
             data = json.loads(line)
         except ValueError as exc:
-            raise EngineError("bad_json", f"Not valid JSON: {exc}.") from None
+            raise EngineError("bad_json", gettext_noop("Not valid JSON: %(exc)s."), params={"exc": exc}) from None
         if not isinstance(data, dict):
-            raise EngineError("bad_position", "Each line must be a JSON object.")
+            raise EngineError("bad_position", gettext_noop("Each line must be a JSON object."))
         ident = data.get("id")
         position = Position.from_dict(data)
         return {"id": ident, "legalMoves": legal_move_lists(position, data.get("dice"))}

@@ -14,16 +14,43 @@ blocked_point - Point 6 is blocked.
 from __future__ import annotations
 
 
+def gettext_noop(text: str) -> str:
+    """Marks a message for translation (``make messages`` collects it); the engine imports no
+    Django, so the words are translated when read (:attr:`EngineError.message`)."""
+    return text
+
+
+def _as_is(text: str) -> str:
+    return text
+
+
+#: How a message is put into the reader's words: the site sets Django's ``gettext`` here
+#: (``games.apps``); the engine alone keeps its English.
+translate = _as_is
+
+
 class EngineError(ValueError):
-    """Base class: a rule was broken or an input could not be understood."""
+    """Base class: a rule was broken or an input could not be understood.
+
+    ``message`` is worded when read, in the active language: the marked English ``template``
+    translated, then ``params`` put in (``"Point %(point)s is blocked."``)."""
 
     default_code = "engine_error"
 
-    def __init__(self, code: str | None = None, message: str = "", **details):
+    def __init__(self, code: str | None = None, message: str = "", *, params: dict | None = None, **details):
         self.code = code or self.default_code
-        self.message = message or self.code.replace("_", " ")
+        self.template = message or self.code.replace("_", " ")
+        self.params = params or {}
         self.details = details
-        super().__init__(self.message)
+        super().__init__(self.template % self.params if self.params else self.template)
+
+    @property
+    def message(self) -> str:
+        text = translate(self.template)
+        return text % self.params if self.params else text
+
+    def __str__(self) -> str:
+        return self.message
 
     def as_dict(self) -> dict:
         """The wire form: ``{"code": ..., "message": ...}`` (plus any details)."""

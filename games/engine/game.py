@@ -39,6 +39,7 @@ from .position import BLACK, COLORS, WHITE, Position, other
 from .phases import CUBE_OFFERED, MOVE, OPENING, OVER, PHASES, RESIGN_OFFERED, TURN
 from .surface import Surface
 from .scoring import GAMMON, KIND_MULTIPLIER, LEVEL_OF_KIND, RESIGN_LEVELS, SINGLE, TIE, points_for, win_kind
+from games.engine.errors import gettext_noop
 
 
 
@@ -185,14 +186,14 @@ class GameState(Surface):
 
     def _require_actor(self, color: str, phases: tuple) -> None:
         if color not in COLORS:
-            raise IllegalAction("bad_color", f"Unknown colour {color!r}.")
+            raise IllegalAction("bad_color", gettext_noop("Unknown colour %(color)s."), params={"color": repr(color)})
         if self.phase == OVER:
-            raise IllegalAction("game_over", "The game is over.")
+            raise IllegalAction("game_over", gettext_noop("The game is over."))
         pending_offer = self.phase in (CUBE_OFFERED, RESIGN_OFFERED)
         if self.phase not in phases and (pending_offer or self.actor == color):
             raise IllegalAction("wrong_phase", _phase_message(self))
         if self.actor != color:
-            raise IllegalAction("not_your_turn", "It is not your turn.")
+            raise IllegalAction("not_your_turn", gettext_noop("It is not your turn."))
         if self.phase not in phases:  # pragma: no cover - covered by the two checks above
             raise IllegalAction("wrong_phase", _phase_message(self))
 
@@ -212,7 +213,7 @@ class GameState(Surface):
         self._require(self.phase == OPENING, "wrong_phase", "The opening roll is over.")
         for die in (white_die, black_die):
             if type(die) is not int or not 1 <= die <= 6:
-                raise IllegalAction("bad_dice", "Dice must be integers from 1 to 6.")
+                raise IllegalAction("bad_dice", gettext_noop("Dice must be integers from 1 to 6."))
         if white_die == black_die:
             rules = self.rules
             if (
@@ -242,7 +243,7 @@ class GameState(Surface):
             or len(dice) != 2
             or not all(type(d) is int and 1 <= d <= 6 for d in dice)
         ):
-            raise IllegalAction("bad_dice", "Dice must be two integers from 1 to 6.")
+            raise IllegalAction("bad_dice", gettext_noop("Dice must be two integers from 1 to 6."))
         left = 15 - self.position.off(color)
         return replace(self, phase=MOVE, dice=tuple(dice), raccoon_open=False, _turn_start=(left,))
 
@@ -292,17 +293,18 @@ class GameState(Surface):
         """Offer the cube (before rolling)."""
         self._require_actor(color, (TURN,))
         if not self.rules.cube:
-            raise IllegalAction("no_cube", "This game is played without the doubling cube.")
+            raise IllegalAction("no_cube", gettext_noop("This game is played without the doubling cube."))
         if self.rules.crawford_game:
-            raise IllegalAction("crawford_game", "No doubling in the Crawford game.")
+            raise IllegalAction("crawford_game", gettext_noop("No doubling in the Crawford game."))
         if self.last_roll_pending is not None:
-            raise IllegalAction("last_roll", "No doubling on the last roll.")
+            raise IllegalAction("last_roll", gettext_noop("No doubling on the last roll."))
         if self.cube_owner not in (None, color):
-            raise IllegalAction("not_cube_owner", "Your opponent owns the cube.")
+            raise IllegalAction("not_cube_owner", gettext_noop("Your opponent owns the cube."))
         if self.raccoon_open:
-            raise IllegalAction("not_cube_owner", "Your opponent owns the cube after the beaver.")
+            raise IllegalAction("not_cube_owner", gettext_noop("Your opponent owns the cube after the beaver."))
         if not self.can_double(color):
-            raise IllegalAction("cube_limit", f"The cube cannot go past {self.rules.cube_limit}.")
+            raise IllegalAction("cube_limit", gettext_noop("The cube cannot go past %(cube_limit)s."),
+                    params={"cube_limit": self.rules.cube_limit})
         return replace(self, phase=CUBE_OFFERED)
 
     def take(self, color: str) -> "GameState":
@@ -319,9 +321,10 @@ class GameState(Surface):
         """Take and immediately redouble, keeping the cube (money option)."""
         self._require_actor(color, (CUBE_OFFERED,))
         if not self.rules.beaver:
-            raise IllegalAction("no_beaver", "Beavers are not allowed in this game.")
+            raise IllegalAction("no_beaver", gettext_noop("Beavers are not allowed in this game."))
         if not self.can_beaver(color):
-            raise IllegalAction("cube_limit", f"The cube cannot go past {self.rules.cube_limit}.")
+            raise IllegalAction("cube_limit", gettext_noop("The cube cannot go past %(cube_limit)s."),
+                    params={"cube_limit": self.rules.cube_limit})
         return replace(
             self,
             phase=TURN,
@@ -335,25 +338,26 @@ class GameState(Surface):
         """Redouble a beaver before rolling; the beaver keeps the cube (money option)."""
         self._require_actor(color, (TURN,))
         if not self.rules.raccoon:
-            raise IllegalAction("no_raccoon", "Raccoons are not allowed in this game.")
+            raise IllegalAction("no_raccoon", gettext_noop("Raccoons are not allowed in this game."))
         if not self.raccoon_open:
-            raise IllegalAction("no_beaver_to_raccoon", "There is no beaver to raccoon.")
+            raise IllegalAction("no_beaver_to_raccoon", gettext_noop("There is no beaver to raccoon."))
         if not self.can_raccoon(color):
-            raise IllegalAction("cube_limit", f"The cube cannot go past {self.rules.cube_limit}.")
+            raise IllegalAction("cube_limit", gettext_noop("The cube cannot go past %(cube_limit)s."),
+                    params={"cube_limit": self.rules.cube_limit})
         return replace(self, cube_value=self.cube_value * 2, raccoon_open=False)
 
     def offer_resignation(self, color: str, level: int) -> "GameState":
         """Offer to resign at 1 (single), 2 (gammon) or 3 (backgammon)."""
         if color not in COLORS:
-            raise IllegalAction("bad_color", f"Unknown colour {color!r}.")
+            raise IllegalAction("bad_color", gettext_noop("Unknown colour %(color)s."), params={"color": repr(color)})
         if self.phase == OVER:
-            raise IllegalAction("game_over", "The game is over.")
+            raise IllegalAction("game_over", gettext_noop("The game is over."))
         if self.phase == RESIGN_OFFERED:
-            raise IllegalAction("resign_pending", "A resignation is already offered.")
+            raise IllegalAction("resign_pending", gettext_noop("A resignation is already offered."))
         if self.phase in (OPENING, CUBE_OFFERED):
             raise IllegalAction("wrong_phase", _phase_message(self))
         if type(level) is not int or level not in RESIGN_LEVELS:
-            raise IllegalAction("bad_level", "Resign at 1 (single), 2 (gammon) or 3 (backgammon).")
+            raise IllegalAction("bad_level", gettext_noop("Resign at 1 (single), 2 (gammon) or 3 (backgammon)."))
         return replace(self, phase=RESIGN_OFFERED, resign_offer=(color, level), resume_phase=self.phase)
 
     def accept_resignation(self, color: str) -> "GameState":
@@ -368,9 +372,9 @@ class GameState(Surface):
     def resign(self, color: str) -> "GameState":
         """Concede now at the most the position could lose (the bot API's plain resign)."""
         if color not in COLORS:
-            raise IllegalAction("bad_color", f"Unknown colour {color!r}.")
+            raise IllegalAction("bad_color", gettext_noop("Unknown colour %(color)s."), params={"color": repr(color)})
         if self.phase == OVER:
-            raise IllegalAction("game_over", "The game is over.")
+            raise IllegalAction("game_over", gettext_noop("The game is over."))
         kind = win_kind(self.position, other(color), double_backgammon=self.rules.double_backgammon)
         return self._finish(other(color), kind, "resign")
 
@@ -383,9 +387,9 @@ class GameState(Surface):
         a single with 0 points) and the score stays the one reached by play.
         """
         if color not in COLORS:
-            raise IllegalAction("bad_color", f"Unknown colour {color!r}.")
+            raise IllegalAction("bad_color", gettext_noop("Unknown colour %(color)s."), params={"color": repr(color)})
         if self.phase == OVER:
-            raise IllegalAction("game_over", "The game is over.")
+            raise IllegalAction("game_over", gettext_noop("The game is over."))
         if not scored:
             return replace(self, phase=OVER, dice=None, resign_offer=None, resume_phase=None, raccoon_open=False,
                            result=GameResult(other(color), SINGLE, "forfeit", self.cube_value, 0))
@@ -395,7 +399,7 @@ class GameState(Surface):
     def abort(self) -> "GameState":
         """End the game with no result (an administrator's abort)."""
         if self.phase == OVER:
-            raise IllegalAction("game_over", "The game is over.")
+            raise IllegalAction("game_over", gettext_noop("The game is over."))
         return replace(self, phase=OVER, dice=None, result=GameResult(None, TIE, "aborted", self.cube_value, 0))
 
     # -- persistence -------------------------------------------------------
@@ -448,12 +452,12 @@ class GameState(Surface):
 
 def _phase_message(state: GameState) -> str:
     return {
-        OPENING: "The game has not started: the opening roll comes first.",
-        TURN: "The dice have not been rolled yet.",
-        MOVE: "The dice are rolled: play them first.",
-        CUBE_OFFERED: "A double is offered: it must be taken or dropped first.",
-        RESIGN_OFFERED: "A resignation is offered: it must be accepted or rejected first.",
-        OVER: "The game is over.",
+        OPENING: gettext_noop("The game has not started: the opening roll comes first."),
+        TURN: gettext_noop("The dice have not been rolled yet."),
+        MOVE: gettext_noop("The dice are rolled: play them first."),
+        CUBE_OFFERED: gettext_noop("A double is offered: it must be taken or dropped first."),
+        RESIGN_OFFERED: gettext_noop("A resignation is offered: it must be accepted or rejected first."),
+        OVER: gettext_noop("The game is over."),
     }[state.phase]
 
 

@@ -75,6 +75,7 @@ from functools import lru_cache
 
 from .errors import IdError
 from .position import BLACK, CHECKERS, COLORS, WHITE, Position, other
+from games.engine.errors import gettext_noop
 
 __all__ = [
     "state_ids",
@@ -146,13 +147,13 @@ def _decode_bits(text: str, nchars: int, nbits: int, code: str, what: str, stric
     """The inverse of :func:`_encode_bits`: validate ``text`` and return its
     first ``nbits`` bits (LSB first per byte). Bits past ``nbits`` must be 0."""
     if not isinstance(text, str):
-        raise IdError(code, f"A {what} must be a string of {nchars} characters.")
+        raise IdError(code, gettext_noop("A %(what)s must be a string of %(nchars)s characters."), params={"what": what, "nchars": nchars})
     if len(text) != nchars:
-        raise IdError(code, f"A {what} has exactly {nchars} characters; got {len(text)}.")
+        raise IdError(code, gettext_noop("A %(what)s has exactly %(nchars)s characters; got %(count)s."), params={"what": what, "nchars": nchars, "count": len(text)})
     bad = sorted({c for c in text if c not in _VALUE})
     if bad:
         shown = " ".join(repr(c) for c in bad)
-        raise IdError(code, f"A {what} uses only A-Z, a-z, 0-9, '+' and '/'; found {shown}.")
+        raise IdError(code, gettext_noop("A %(what)s uses only A-Z, a-z, 0-9, '+' and '/'; found %(shown)s."), params={"what": what, "shown": shown})
     stream = 0
     for c in text:
         stream = (stream << 6) | _VALUE[c]
@@ -161,10 +162,10 @@ def _decode_bits(text: str, nchars: int, nbits: int, code: str, what: str, stric
     # Base64 is big-endian in its bytes; drop the partial trailing bits.
     data = (stream >> (total - 8 * nbytes)).to_bytes(nbytes, "big")
     if stream & ((1 << (total - 8 * nbytes)) - 1):
-        raise IdError(code, f"This {what} is not canonical: its last character has stray bits.")
+        raise IdError(code, gettext_noop("This %(what)s is not canonical: its last character has stray bits."), params={"what": what})
     bits = [(data[i >> 3] >> (i & 7)) & 1 for i in range(8 * nbytes)]
     if strict and any(bits[nbits:]):
-        raise IdError(code, f"This {what} sets bits beyond the {nbits} that gnubg uses.")
+        raise IdError(code, gettext_noop("This %(what)s sets bits beyond the %(nbits)s that gnubg uses."), params={"what": what, "nbits": nbits})
     return bits[:nbits]
 
 
@@ -173,7 +174,7 @@ def _check_color(value, name: str, code: str, allow_none: bool = False) -> None:
         return
     if value not in COLORS:
         allowed = "'white', 'black' or None" if allow_none else "'white' or 'black'"
-        raise IdError(code, f"{name} must be {allowed}; got {value!r}.")
+        raise IdError(code, gettext_noop("%(name)s must be %(allowed)s; got %(value)s."), params={"name": name, "allowed": allowed, "value": repr(value)})
 
 
 # -- Position ID --------------------------------------------------------------
@@ -193,7 +194,7 @@ def position_id(pos: Position) -> str:
         own = pos.mover_points(color)  # index 1..24 own points, 25 the bar
         for n in own[1:26]:
             if n < 0:
-                raise IdError("bad_position_id", "A position cannot hold a negative number of checkers.")
+                raise IdError("bad_position_id", gettext_noop("A position cannot hold a negative number of checkers."))
             bits.extend([1] * n)
             bits.append(0)
     return _encode_bits(bits, 10, POSITION_ID_LENGTH)
@@ -215,7 +216,7 @@ def position_from_id(pid: str, turn: str) -> Position:
     half, slot, i = 0, 1, 0
     while half < 2:
         if i >= _POSITION_BITS:
-            raise IdError(code, "This Position ID ends before both sides' checkers are listed.")
+            raise IdError(code, gettext_noop("This Position ID ends before both sides' checkers are listed."))
         if bits[i]:
             halves[half][slot] += 1
         else:
@@ -226,7 +227,7 @@ def position_from_id(pid: str, turn: str) -> Position:
     # Whatever follows the 50th separator is already known to be zero-padding
     # only if every remaining bit is 0.
     if any(bits[i:]):
-        raise IdError(code, "This Position ID has more checkers than its two halves can hold.")
+        raise IdError(code, gettext_noop("This Position ID has more checkers than its two halves can hold."))
     mover = turn
     opponent = other(mover)
     board = [0] * 25
@@ -236,7 +237,7 @@ def position_from_id(pid: str, turn: str) -> Position:
         total = sum(own[1:26])
         if total > CHECKERS:
             name = "White" if color == WHITE else "Black"
-            raise IdError(code, f"This Position ID gives {name} {total} checkers; a side has at most 15.")
+            raise IdError(code, gettext_noop("This Position ID gives %(name)s %(total)s checkers; a side has at most 15."), params={"name": name, "total": total})
         bars[color] = own[25]
         offs[color] = CHECKERS - total
         for p in range(1, 25):
@@ -245,7 +246,7 @@ def position_from_id(pid: str, turn: str) -> Position:
                 continue
             absolute = p if color == WHITE else 25 - p
             if board[absolute]:
-                raise IdError(code, f"This Position ID puts checkers of both sides on point {absolute}.")
+                raise IdError(code, gettext_noop("This Position ID puts checkers of both sides on point %(absolute)s."), params={"absolute": absolute})
             board[absolute] = n if color == WHITE else -n
     return Position(tuple(board), bars[WHITE], bars[BLACK], offs[WHITE], offs[BLACK], turn)
 
@@ -286,26 +287,26 @@ def match_id(
     if turn is None:
         turn = on_roll
     if type(cube_value) is not int or cube_value < 1 or cube_value & (cube_value - 1) or cube_value > 1 << 15:
-        raise IdError(code, f"The cube value must be a power of two from 1 to 32768; got {cube_value!r}.")
+        raise IdError(code, gettext_noop("The cube value must be a power of two from 1 to 32768; got %(cube_value)s."), params={"cube_value": repr(cube_value)})
     if game_state not in GAME_STATES:
-        raise IdError(code, f"The game state must be 0..4; got {game_state!r}.")
+        raise IdError(code, gettext_noop("The game state must be 0..4; got %(game_state)s."), params={"game_state": repr(game_state)})
     if resign_offered not in (0, 1, 2, 3):
-        raise IdError(code, f"The resignation offered must be 0..3; got {resign_offered!r}.")
+        raise IdError(code, gettext_noop("The resignation offered must be 0..3; got %(resign_offered)s."), params={"resign_offered": repr(resign_offered)})
     try:
         die1, die2 = dice
     except (TypeError, ValueError):
-        raise IdError(code, f"dice must be a pair; got {dice!r}.") from None
+        raise IdError(code, gettext_noop("dice must be a pair; got %(dice)s."), params={"dice": repr(dice)}) from None
     for die in (die1, die2):
         if type(die) is not int or not 0 <= die <= 6:
-            raise IdError(code, f"Each die must be 0 (not rolled) to 6; got {dice!r}.")
+            raise IdError(code, gettext_noop("Each die must be 0 (not rolled) to 6; got %(dice)s."), params={"dice": repr(dice)})
     try:
         white_score, black_score = score
     except (TypeError, ValueError):
-        raise IdError(code, f"score must be a pair (white, black); got {score!r}.") from None
+        raise IdError(code, gettext_noop("score must be a pair (white, black); got %(score)s."), params={"score": repr(score)}) from None
     limit = (1 << 15) - 1
     for name, value in (("match_length", match_length), ("white score", white_score), ("black score", black_score)):
         if type(value) is not int or not 0 <= value <= limit:
-            raise IdError(code, f"The {name} must be an integer from 0 to {limit}; got {value!r}.")
+            raise IdError(code, gettext_noop("The %(name)s must be an integer from 0 to %(limit)s; got %(value)s."), params={"name": name, "limit": limit, "value": repr(value)})
     values = {
         "cube": cube_value.bit_length() - 1,
         "cube_owner": _CENTRED if cube_owner is None else PLAYER_OF_COLOR[cube_owner],
@@ -352,12 +353,12 @@ def match_from_id(mid: str, *, extended: bool = False) -> dict:
         i += width
     # The 4-bit field caps the cube's log2 at 15 by construction.
     if fields["cube_owner"] == 2:
-        raise IdError(code, "This Match ID has an invalid cube owner (2): use 0, 1 or 3 (centred).")
+        raise IdError(code, gettext_noop("This Match ID has an invalid cube owner (2): use 0, 1 or 3 (centred)."))
     if fields["game_state"] not in GAME_STATES:
-        raise IdError(code, f"This Match ID has an unknown game state {fields['game_state']}.")
+        raise IdError(code, gettext_noop("This Match ID has an unknown game state %(fields)s."), params={"fields": fields['game_state']})
     for die in ("die1", "die2"):
         if fields[die] > 6:
-            raise IdError(code, f"This Match ID has a die of {fields[die]}; dice run from 0 to 6.")
+            raise IdError(code, gettext_noop("This Match ID has a die of %(fields)s; dice run from 0 to 6."), params={"fields": fields[die]})
     scores = {COLOR_OF_PLAYER[0]: fields["score0"], COLOR_OF_PLAYER[1]: fields["score1"]}
     owner = fields["cube_owner"]
     out = {
@@ -391,7 +392,7 @@ def gnubg_id(pos: Position, **match_kwargs) -> str:
     if on_roll != pos.turn:
         raise IdError(
             "bad_match_id",
-            f"on_roll ({on_roll!r}) must be the position's side on roll ({pos.turn!r}).",
+            gettext_noop("on_roll (%(on_roll)s) must be the position's side on roll (%(turn)s)."), params={"on_roll": repr(on_roll), "turn": repr(pos.turn)},
         )
     return f"{position_id(pos)}:{match_id(**match_kwargs)}"
 
@@ -404,7 +405,7 @@ def parse_gnubg_id(s: str) -> tuple:
     joined by ``:``, else the code of the part that is malformed.
     """
     if not isinstance(s, str) or s.strip().count(":") != 1:
-        raise IdError("bad_gnubg_id", "A GNU Backgammon ID is 'PositionID:MatchID' (14 + 12 characters).")
+        raise IdError("bad_gnubg_id", gettext_noop("A GNU Backgammon ID is 'PositionID:MatchID' (14 + 12 characters)."))
     pid, mid = s.strip().split(":")
     state = match_from_id(mid)
     return position_from_id(pid, state["on_roll"]), state

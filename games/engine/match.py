@@ -23,6 +23,7 @@ from .errors import IllegalAction
 from .wire import from_wire, to_wire
 from .game import GameResult, GameRules
 from .position import BLACK, WHITE, other
+from games.engine.errors import gettext_noop
 
 UNLIMITED = 0
 MAX_LENGTH = 64
@@ -50,17 +51,18 @@ class MatchRules:
 
     def __post_init__(self):
         if type(self.length) is not int or not 0 <= self.length <= MAX_LENGTH:
-            raise IllegalAction("bad_length", f"Match length must be 0 (money) to {MAX_LENGTH} points.")
+            raise IllegalAction("bad_length", gettext_noop("Match length must be 0 (money) to %(MAX_LENGTH)s points."),
+                    params={"MAX_LENGTH": MAX_LENGTH})
         if self.cube is None:
             object.__setattr__(self, "cube", self.length != 1)
         if self.length == 1 and self.cube:
-            raise IllegalAction("no_cube_in_one_point", "A 1-point match is played without the cube.")
+            raise IllegalAction("no_cube_in_one_point", gettext_noop("A 1-point match is played without the cube."))
         if self.cube_limit is not None and (
             type(self.cube_limit) is not int or self.cube_limit < 2 or self.cube_limit & (self.cube_limit - 1)
         ):
-            raise IllegalAction("bad_cube_limit", "The cube limit must be a power of two, at least 2, or none.")
+            raise IllegalAction("bad_cube_limit", gettext_noop("The cube limit must be a power of two, at least 2, or none."))
         if type(self.auto_doubles) is not int or not 0 <= self.auto_doubles <= 6:
-            raise IllegalAction("bad_auto_doubles", "Automatic doubles must be a count from 0 to 6.")
+            raise IllegalAction("bad_auto_doubles", gettext_noop("Automatic doubles must be a count from 0 to 6."))
         money_only = {
             "jacoby": self.jacoby,
             "beaver": self.beaver,
@@ -72,12 +74,12 @@ class MatchRules:
             used = [name for name, value in money_only.items() if value]
             if used:
                 raise IllegalAction(
-                    "money_only_option", f"{', '.join(used)} can only be used in money sessions."
-                )
+                    "money_only_option", gettext_noop("%(value)s can only be used in money sessions.")
+                , params={"value": ', '.join(used)})
         if self.raccoon and not self.beaver:
-            raise IllegalAction("raccoon_needs_beaver", "Raccoons need beavers to be allowed.")
+            raise IllegalAction("raccoon_needs_beaver", gettext_noop("Raccoons need beavers to be allowed."))
         if (self.beaver or self.jacoby or self.auto_doubles) and not self.cube:
-            raise IllegalAction("cube_option_without_cube", "Cube options need the cube to be on.")
+            raise IllegalAction("cube_option_without_cube", gettext_noop("Cube options need the cube to be on."))
 
     @property
     def is_money(self) -> bool:
@@ -154,7 +156,7 @@ class MatchState:
     def record(self, result: GameResult) -> "MatchState":
         """Add a finished game's points; detect the Crawford game and the match winner."""
         if self.winner is not None:
-            raise IllegalAction("match_over", "The match is over.")
+            raise IllegalAction("match_over", gettext_noop("The match is over."))
         white, black = self.white_score, self.black_score
         if result.winner == WHITE:
             white += result.points
@@ -181,7 +183,7 @@ class MatchState:
     def forfeit(self, color: str) -> "MatchState":
         """``color`` leaves the match: the opponent wins it (a money session just ends)."""
         if self.winner is not None:
-            raise IllegalAction("match_over", "The match is over.")
+            raise IllegalAction("match_over", gettext_noop("The match is over."))
         return replace(self, winner=other(color))
 
     def to_dict(self) -> dict:

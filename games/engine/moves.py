@@ -23,6 +23,7 @@ from itertools import permutations
 from .errors import IllegalPlay, InvalidPlay
 from .play import _WIRE_STEP, BAR, OFF, Play, Step, _to_mover
 from .position import BLACK, WHITE, Position, other
+from games.engine.errors import gettext_noop
 
 def _opponent_points(pos: Position, color: str) -> list:
     """Opponent checkers on each of the mover's points (index 1..24)."""
@@ -187,7 +188,7 @@ def _check_dice(dice) -> tuple:
         or len(dice) != 2
         or not all(type(d) is int and 1 <= d <= 6 for d in dice)
     ):
-        raise InvalidPlay("bad_dice", "Dice must be two integers from 1 to 6.")
+        raise InvalidPlay("bad_dice", gettext_noop("Dice must be two integers from 1 to 6."))
     return int(dice[0]), int(dice[1])
 
 
@@ -242,29 +243,35 @@ def _simulate(position: Position, dice, steps) -> tuple:
     remaining = list(dice) if dice[0] != dice[1] else [dice[0]] * 4
     hits = 0
     for index, step in enumerate(steps):
-        where = f"Step {index + 1} ({step.src}/{step.dst})"
         src = _to_mover(color, step.src, True)
         dst = _to_mover(color, step.dst, False)
         if not remaining:
-            raise IllegalPlay("too_many_steps", f"{where}: every die has already been used.", step=index)
+            raise IllegalPlay("too_many_steps", gettext_noop("Step %(step)s (%(src)s/%(dst)s): every die has already been used."), step=index,
+                    params={"step": index + 1, "src": step.src, "dst": step.dst})
         if own[src] == 0:
             if src == 25:
-                raise IllegalPlay("not_on_bar", f"{where}: you have no checker on the bar.", step=index)
-            raise IllegalPlay("not_your_checker", f"{where}: you have no checker on point {step.src}.", step=index)
+                raise IllegalPlay("not_on_bar", gettext_noop("Step %(step)s (%(src)s/%(dst)s): you have no checker on the bar."), step=index,
+                        params={"step": index + 1, "src": step.src, "dst": step.dst})
+            raise IllegalPlay("not_your_checker", gettext_noop("Step %(step)s (%(src)s/%(dst)s): you have no checker on point %(src)s."), step=index,
+                    params={"step": index + 1, "src": step.src, "dst": step.dst})
         if own[25] and src != 25:
-            raise IllegalPlay("must_enter_first", f"{where}: checkers on the bar must enter first.", step=index)
+            raise IllegalPlay("must_enter_first", gettext_noop("Step %(step)s (%(src)s/%(dst)s): checkers on the bar must enter first."), step=index,
+                    params={"step": index + 1, "src": step.src, "dst": step.dst})
         if dst > 0 and dst >= src:
-            raise IllegalPlay("wrong_direction", f"{where}: checkers cannot move backwards.", step=index)
+            raise IllegalPlay("wrong_direction", gettext_noop("Step %(step)s (%(src)s/%(dst)s): checkers cannot move backwards."), step=index,
+                    params={"step": index + 1, "src": step.src, "dst": step.dst})
         distance = src - dst
         if dst > 0:
             if distance not in remaining:
                 raise IllegalPlay(
                     "no_matching_die",
-                    f"{where}: no remaining die is a {distance} (dice left: {sorted(remaining)}).",
+                    gettext_noop("Step %(step)s (%(src)s/%(dst)s): no remaining die is a %(distance)s (dice left: %(sorted)s)."),
                     step=index,
+                            params={"step": index + 1, "src": step.src, "dst": step.dst, "distance": distance, "sorted": sorted(remaining)},
                 )
             if opp[dst] >= 2:
-                raise IllegalPlay("blocked_point", f"{where}: point {step.dst} is blocked.", step=index)
+                raise IllegalPlay("blocked_point", gettext_noop("Step %(step)s (%(src)s/%(dst)s): point %(dst)s is blocked."), step=index,
+                        params={"step": index + 1, "src": step.src, "dst": step.dst})
             die = distance
             own[src] -= 1
             own[dst] += 1
@@ -275,8 +282,8 @@ def _simulate(position: Position, dice, steps) -> tuple:
             if sum(own[7:26]):
                 raise IllegalPlay(
                     "cannot_bear_off",
-                    f"{where}: you cannot bear off until all your checkers are in your home board.",
-                    step=index,
+                    gettext_noop("Step %(step)s (%(src)s/%(dst)s): you cannot bear off until all your checkers are in your home board."),
+                    step=index, params={"step": index + 1, "src": step.src, "dst": step.dst},
                 )
             if distance in remaining:
                 die = distance
@@ -285,14 +292,15 @@ def _simulate(position: Position, dice, steps) -> tuple:
                 if not larger:
                     raise IllegalPlay(
                         "no_matching_die",
-                        f"{where}: no remaining die bears off from there (dice left: {sorted(remaining)}).",
+                        gettext_noop("Step %(step)s (%(src)s/%(dst)s): no remaining die bears off from there (dice left: %(sorted)s)."),
                         step=index,
+                                params={"step": index + 1, "src": step.src, "dst": step.dst, "sorted": sorted(remaining)},
                     )
                 if any(own[q] for q in range(src + 1, 7)):
                     raise IllegalPlay(
                         "higher_checker_first",
-                        f"{where}: a larger die bears off only from your highest point.",
-                        step=index,
+                        gettext_noop("Step %(step)s (%(src)s/%(dst)s): a larger die bears off only from your highest point."),
+                        step=index, params={"step": index + 1, "src": step.src, "dst": step.dst},
                     )
                 die = larger[0]
             own[src] -= 1
@@ -312,9 +320,9 @@ def check_play(position: Position, dice, steps) -> Play:
     """
     d1, d2 = _check_dice(dice)
     if not isinstance(steps, (list, tuple)):
-        raise InvalidPlay("bad_play", "A play must be a list of steps.")
+        raise InvalidPlay("bad_play", gettext_noop("A play must be a list of steps."))
     if len(steps) > 4:
-        raise InvalidPlay("too_many_steps", "A play has at most four steps.")
+        raise InvalidPlay("too_many_steps", gettext_noop("A play has at most four steps."))
     steps = [s if isinstance(s, Step) else Step.from_dict(s) for s in steps]
     plays = legal_plays(position, (d1, d2))
     by_key = {p.key: p for p in plays}
@@ -322,7 +330,7 @@ def check_play(position: Position, dice, steps) -> Play:
     if not steps:
         if len(plays) == 1 and not plays[0].steps:
             return plays[0]
-        raise IllegalPlay("must_move", "You have a legal move, so you cannot pass.")
+        raise IllegalPlay("must_move", gettext_noop("You have a legal move, so you cannot pass."))
 
     first_error = None
     used = None
@@ -342,11 +350,12 @@ def check_play(position: Position, dice, steps) -> Play:
     most = max(len(p.steps) for p in plays)
     if used < most:
         if d1 != d2:
-            raise IllegalPlay("must_use_both_dice", "Both dice can be played, so you must play both.")
-        raise IllegalPlay("must_use_all_dice", f"You can play {most} dice; you must play as many as possible.")
+            raise IllegalPlay("must_use_both_dice", gettext_noop("Both dice can be played, so you must play both."))
+        raise IllegalPlay("must_use_all_dice", gettext_noop("You can play %(most)s dice; you must play as many as possible."),
+                params={"most": most})
     if d1 != d2 and most == 1:
-        raise IllegalPlay("must_use_higher_die", "Only one die can be played, so it must be the higher one.")
-    raise IllegalPlay("illegal_play", "That play is not legal here.")
+        raise IllegalPlay("must_use_higher_die", gettext_noop("Only one die can be played, so it must be the higher one."))
+    raise IllegalPlay("illegal_play", gettext_noop("That play is not legal here."))
 
 
 def apply_play(position: Position, dice, steps) -> Position:

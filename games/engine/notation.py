@@ -23,6 +23,7 @@ import re
 from .errors import IllegalPlay, NotationError
 from .moves import BAR, OFF, Play, Step, legal_plays
 from .position import WHITE, Position
+from games.engine.errors import gettext_noop
 
 _TOKEN = re.compile(r"^(?P<chain>[^()]+?)(?:\((?P<count>[1-4])\))?$")
 
@@ -94,17 +95,18 @@ def parse_chains(text: str) -> list:
     :class:`NotationError` on anything it cannot read.
     """
     if not isinstance(text, str):
-        raise NotationError("bad_notation", "Notation must be a string.")
+        raise NotationError("bad_notation", gettext_noop("Notation must be a string."))
     if len(text) > 200:
-        raise NotationError("bad_notation", "Notation is too long.")
+        raise NotationError("bad_notation", gettext_noop("Notation is too long."))
     chains = []
     for token in text.split():
         m = _TOKEN.match(token)
         if not m:
-            raise NotationError("bad_notation", f"Cannot read {token!r}.")
+            raise NotationError("bad_notation", gettext_noop("Cannot read %(token)s."), params={"token": repr(token)})
         parts = m.group("chain").split("/")
         if len(parts) < 2:
-            raise NotationError("bad_notation", f"{token!r} needs a from and a to point, like 13/9.")
+            raise NotationError("bad_notation", gettext_noop("%(token)s needs a from and a to point, like 13/9."),
+                    params={"token": repr(token)})
         points, hits = [], []
         for k, part in enumerate(parts):
             part = part.strip().lower()
@@ -117,9 +119,11 @@ def parse_chains(text: str) -> list:
             elif part.isascii() and part.isdigit() and 1 <= int(part) <= 24:  # "⁵".isdigit(), int("⁵") raises
                 p = int(part)
             else:
-                raise NotationError("bad_notation", f"{part!r} in {token!r} is not a point, 'bar' or 'off'.")
+                raise NotationError("bad_notation", gettext_noop("%(part)s in %(token)s is not a point, 'bar' or 'off'."),
+                        params={"part": repr(part), "token": repr(token)})
             if hit and (k == 0 or p == 0):
-                raise NotationError("bad_notation", f"{token!r}: only a landing point can be a hit.")
+                raise NotationError("bad_notation", gettext_noop("%(token)s: only a landing point can be a hit."),
+                        params={"token": repr(token)})
             points.append(p)
             hits.append(hit)
         chains.extend([(points, hits)] * int(m.group("count") or 1))
@@ -140,7 +144,7 @@ def parse_play(position: Position, dice, text: str) -> Play:
     if not chains:
         if len(plays) == 1 and not plays[0].steps:
             return plays[0]
-        raise IllegalPlay("must_move", "You have a legal move, so you cannot pass.")
+        raise IllegalPlay("must_move", gettext_noop("You have a legal move, so you cannot pass."))
     own = position.mover_points(color)
     board = position.board
     if color == WHITE:
@@ -153,21 +157,25 @@ def parse_play(position: Position, dice, text: str) -> Play:
         for k in range(1, len(points)):
             a, b = points[k - 1], points[k]
             if b >= a:
-                raise NotationError("bad_notation", f"{_name(a)}/{_name(b)} moves backwards.")
+                raise NotationError("bad_notation", gettext_noop("%(name)s/%(name2)s moves backwards."),
+                        params={"name": _name(a), "name2": _name(b)})
             if own[a] <= 0:
-                raise IllegalPlay("not_your_checker", f"You have no checker on {_name(a)}.")
+                raise IllegalPlay("not_your_checker", gettext_noop("You have no checker on %(name)s."),
+                        params={"name": _name(a)})
             own[a] -= 1
             own[b] += 1
             if b > 0 and b in blots:
                 blots.discard(b)
                 hits |= 1 << b
             elif marks[k] and b not in original_blots:
-                raise IllegalPlay("no_blot", f"There is no blot to hit on {_name(b)}.")
+                raise IllegalPlay("no_blot", gettext_noop("There is no blot to hit on %(name)s."),
+                        params={"name": _name(b)})
     target = (tuple(own), hits)
     for play in plays:
         if play.key == target:
             return play
-    raise IllegalPlay("illegal_play", f"{text.strip()} is not a legal play with {dice[0]}-{dice[1]}.")
+    raise IllegalPlay("illegal_play", gettext_noop("%(value)s is not a legal play with %(dice)s-%(dice2)s."),
+            params={"value": text.strip(), "dice": dice[0], "dice2": dice[1]})
 
 
 __all__ = ["format_play", "parse_chains", "parse_play"]

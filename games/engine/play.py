@@ -31,6 +31,7 @@ from typing import NamedTuple
 
 from .errors import InvalidPlay
 from .position import BLACK, WHITE, Position
+from games.engine.errors import gettext_noop
 
 BAR = "bar"
 OFF = "off"
@@ -49,12 +50,14 @@ class Step(NamedTuple):
     def from_dict(cls, data) -> "Step":
         """Parse ``{"from": p|"bar", "to": p|"off"}``; raises :class:`InvalidPlay`."""
         if not isinstance(data, dict) or "from" not in data or "to" not in data:
-            raise InvalidPlay("bad_step", "Each step must be an object with 'from' and 'to'.")
+            raise InvalidPlay("bad_step", gettext_noop("Each step must be an object with 'from' and 'to'."))
         src, dst = data["from"], data["to"]
         if not (src == BAR or (type(src) is int and 1 <= src <= 24)):
-            raise InvalidPlay("bad_step", f"'from' must be a point 1-24 or \"bar\", not {src!r}.")
+            raise InvalidPlay("bad_step", gettext_noop("'from' must be a point 1-24 or \"bar\", not %(src)s."),
+                    params={"src": repr(src)})
         if not (dst == OFF or (type(dst) is int and 1 <= dst <= 24)):
-            raise InvalidPlay("bad_step", f"'to' must be a point 1-24 or \"off\", not {dst!r}.")
+            raise InvalidPlay("bad_step", gettext_noop("'to' must be a point 1-24 or \"off\", not %(dst)s."),
+                    params={"dst": repr(dst)})
         return cls(src, dst)
 
     def __str__(self) -> str:

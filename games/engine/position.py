@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import InvalidPosition
+from games.engine.errors import gettext_noop
 
 WHITE = "white"
 BLACK = "black"
@@ -33,7 +34,8 @@ def other(color: str) -> str:
         return BLACK
     if color == BLACK:
         return WHITE
-    raise InvalidPosition("bad_color", f"Unknown colour {color!r}: use 'white' or 'black'.")
+    raise InvalidPosition("bad_color", gettext_noop("Unknown colour %(color)s: use 'white' or 'black'."),
+            params={"color": repr(color)})
 
 
 _INITIAL_BOARD = [0] * 25
@@ -71,21 +73,22 @@ class Position:
         Raises :class:`InvalidPosition` with a readable message on bad input.
         """
         if not isinstance(data, dict):
-            raise InvalidPosition("bad_position", "A position must be a JSON object.")
+            raise InvalidPosition("bad_position", gettext_noop("A position must be a JSON object."))
         board = data.get("board")
         if not isinstance(board, (list, tuple)) or len(board) != 25:
-            raise InvalidPosition("bad_board", "'board' must be an array of 25 integers (index 0 unused).")
+            raise InvalidPosition("bad_board", gettext_noop("'board' must be an array of 25 integers (index 0 unused)."))
         if not all(type(v) is int for v in board):
-            raise InvalidPosition("bad_board", "'board' must contain only integers.")
+            raise InvalidPosition("bad_board", gettext_noop("'board' must contain only integers."))
         counts = []
         for key in ("whiteBar", "blackBar", "whiteOff", "blackOff"):
             value = data.get(key, 0)
             if type(value) is not int or value < 0:
-                raise InvalidPosition("bad_counter", f"'{key}' must be a non-negative integer.")
+                raise InvalidPosition("bad_counter", gettext_noop("'%(key)s' must be a non-negative integer."),
+                        params={"key": key})
             counts.append(value)
         side = turn if turn is not None else data.get("turn", WHITE)
         if side not in COLORS:
-            raise InvalidPosition("bad_turn", "'turn' must be 'white' or 'black'.")
+            raise InvalidPosition("bad_turn", gettext_noop("'turn' must be 'white' or 'black'."))
         pos = cls(tuple([0] + list(board[1:])), *counts, side)
         pos.validate()
         return pos
@@ -97,7 +100,8 @@ class Position:
         if white != CHECKERS or black != CHECKERS:
             raise InvalidPosition(
                 "bad_checker_count",
-                f"Each side needs 15 checkers; White has {white}, Black has {black}.",
+                gettext_noop("Each side needs 15 checkers; White has %(white)s, Black has %(black)s."),
+                        params={"white": white, "black": black},
             )
 
     def to_dict(self) -> dict:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from .errors import IllegalAction
 from .phases import CUBE_OFFERED, MOVE, RESIGN_OFFERED, TURN
+from games.engine.errors import gettext_noop
 
 _ANY = (TURN, MOVE, CUBE_OFFERED, RESIGN_OFFERED)
 
@@ -45,10 +46,12 @@ def check_fields(action: str, fields: dict, accepted: tuple, required: tuple) ->
     before any rule is asked: the match's and the chouette's surfaces alike."""
     extra = sorted(set(fields) - set(accepted))
     if extra:
-        raise IllegalAction("bad_field", f"{action} does not take {', '.join(extra)}.")
+        raise IllegalAction("bad_field", gettext_noop("%(action)s does not take %(value)s."),
+                params={"action": action, "value": ', '.join(extra)})
     missing = [f for f in required if f not in fields]
     if missing:
-        raise IllegalAction("missing_field", f"{action} needs {', '.join(missing)}.")
+        raise IllegalAction("missing_field", gettext_noop("%(action)s needs %(value)s."),
+                params={"action": action, "value": ', '.join(missing)})
 
 
 class Surface:
@@ -60,7 +63,8 @@ class Surface:
         IllegalPlay / InvalidPlay for a move)."""
         spec = ACTIONS.get(action)
         if spec is None:
-            raise IllegalAction("unknown_action", f"Unknown action {action!r}.")
+            raise IllegalAction("unknown_action", gettext_noop("Unknown action %(action)s."),
+                    params={"action": repr(action)})
         accepted, required, method, _phases = spec
         check_fields(action, fields, accepted, required)
         if action == "move":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from games.engine import GameState, MatchRules, MatchState
 from games.engine.match import OPTION_FIELDS
@@ -120,8 +121,16 @@ class Match(models.Model):
         return self.white if color == "white" else self.black
 
     #: ``end_reason`` of a match awarded by forfeit, and what the loser did.
-    FORFEIT_ENDS = {"forfeit": "left", "timeout": "out of time", "abandoned": "abandoned",
-                    "suspended": "suspended"}
+    FORFEIT_ENDS = {"forfeit": gettext_lazy("left the match"), "timeout": gettext_lazy("out of time"),
+                    "abandoned": gettext_lazy("abandoned the match"), "suspended": gettext_lazy("account suspended")}
+    #: Every ``end_reason`` in words (a page shows these; the code stays in the data).
+    END_WORDS = {**FORFEIT_ENDS, "points": gettext_lazy("on points"), "cancelled": gettext_lazy("match cancelled"),
+                 "aborted": gettext_lazy("match aborted")}
+
+    @property
+    def end_reason_word(self) -> str:
+        """``end_reason`` in the reader's words (the code itself for one without words)."""
+        return str(self.END_WORDS.get(self.end_reason, self.end_reason))
 
     @property
     def forfeit_note(self) -> str:
@@ -129,7 +138,7 @@ class Match(models.Model):
         (the score shown beside it is the one reached by play: see README, Forfeits)."""
         if not self.length or not self.winner_id or self.end_reason not in self.FORFEIT_ENDS:
             return ""
-        return f"by forfeit ({self.FORFEIT_ENDS[self.end_reason]})"
+        return gettext("by forfeit (%(why)s)") % {"why": self.FORFEIT_ENDS[self.end_reason]}
 
 
 class Game(models.Model):

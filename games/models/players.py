@@ -61,6 +61,21 @@ class PushSubscription(models.Model):
         return f"push for {self.player_id}"
 
 
+class PendingNotice(models.Model):
+    """A notice kept for a player's daily digest (``games.services.notify``): already worded in
+    their language, mailed with the others of the day, then deleted."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="pending_notices")
+    kind = models.CharField(max_length=20)
+    title = models.CharField(max_length=200)
+    text = models.CharField(max_length=500)
+    url = models.CharField(max_length=300)
+    created_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.kind} notice for {self.player_id}"
+
+
 class Agent(models.Model):
     """A program playing through the HTTP bot API: a bot Player plus the hash of its API key.
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.models import Game, Player
 from games.selectors.serializers import score_at_start
+from django.utils.translation import gettext
 
 __all__ = ["TUTOR_THRESHOLDS", "game_hint", "game_tutor", "hint_job", "tutor_job"]
 
@@ -22,18 +23,18 @@ TUTOR_THRESHOLDS = ("doubtful", "bad", "very_bad")
 def _load(game_id: int, player: Player | None):
     game = Game.objects.select_related("match").filter(pk=game_id).first()
     if game is None:
-        raise NotFound("game_not_found", "There is no such game.")
+        raise NotFound("game_not_found", gettext("There is no such game."))
     match = game.match
     if match.rated or not match.aids:
-        raise Forbidden("aids_not_allowed", "Hints and the tutor are for unrated matches created with them on.")
+        raise Forbidden("aids_not_allowed", gettext("Hints and the tutor are for unrated matches created with them on."))
     color = match.color_of(player) if player is not None else None
     if color is None:
-        raise Forbidden("not_a_player", "Only a player of this match may ask for a hint.")
+        raise Forbidden("not_a_player", gettext("Only a player of this match may ask for a hint."))
     if game.status != Game.PLAYING:
-        raise Conflict("game_over", "The game is over.")
+        raise Conflict("game_over", gettext("The game is over."))
     state = game.game_state()
     if state.actor != color:
-        raise Conflict("not_your_turn", "A hint is for the player who must act now.")
+        raise Conflict("not_your_turn", gettext("A hint is for the player who must act now."))
     return game, state, {"match_length": match.length, "score": score_at_start(game, match)}
 
 
@@ -68,16 +69,16 @@ def tutor_job(*, game_id: int, player: Player | None, body: dict):
     from games.analysis import AnalysisError, check_cube, check_play  # noqa: PLC0415
 
     if not isinstance(body, dict):
-        raise BadRequest("bad_request", "Send {\"moves\": [...]} or {\"action\": ...}.")
+        raise BadRequest("bad_request", gettext("Send {\"moves\": [...]} or {\"action\": ...}."))
     threshold = body.get("threshold", "bad")
     if threshold not in TUTOR_THRESHOLDS:
-        raise BadRequest("bad_threshold", "The tutor's threshold is doubtful, bad or very_bad.")
+        raise BadRequest("bad_threshold", gettext("The tutor's threshold is doubtful, bad or very_bad."))
     _game, state, where = _load(game_id, player)
     if "moves" in body:
         if not isinstance(body["moves"], list):
-            raise BadRequest("bad_play", "'moves' is a list of steps.")
+            raise BadRequest("bad_play", gettext("'moves' is a list of steps."))
     elif "action" not in body:
-        raise BadRequest("bad_request", "Send {\"moves\": [...]} or {\"action\": ...}.")
+        raise BadRequest("bad_request", gettext("Send {\"moves\": [...]} or {\"action\": ...}."))
 
     def compute() -> dict:
         try:

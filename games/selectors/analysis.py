@@ -8,6 +8,7 @@ Nothing here writes; who may see an analysis is the match's visibility rule
 from __future__ import annotations
 
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from games.models import Analysis, Job, Match, Player
 from games.selectors.jobs import job_dict
@@ -123,7 +124,7 @@ def pr_history(player: Player, viewer, limit: int = 50) -> dict:
     return {
         "matches": out,
         "average": round(total_pr / total_decisions, 2) if total_decisions else None,
-        "rule": (f"Finished matches played here with at least {MIN_DECISIONS} decisions of yours (unforced "
-                 "checker plays and close or actual cube decisions); abandoned and aborted matches are left "
-                 "out. The average is weighted by decisions."),
+        "rule": gettext("Finished matches played here with at least %(count)s decisions of yours (unforced "
+                        "checker plays and close or actual cube decisions); abandoned and aborted matches are left "
+                        "out. The average is weighted by decisions.") % {"count": MIN_DECISIONS},
     }

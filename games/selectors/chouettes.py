@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Q, Value, When
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast, Coalesce
+from django.utils.translation import gettext_lazy
 
 from games.engine import chouette as ce
 from games.events import Envelope
@@ -180,6 +181,15 @@ def people_seated(chouette: Chouette) -> int:
     return ChouetteSeat.objects.filter(chouette=chouette, active=True, player__housebot__isnull=True).count()
 
 
+# How a member's own cube ended, and the kind of win, in the reader's words (the codes stay).
+HOW_WORDS = {"won": gettext_lazy("won"), "lost": gettext_lazy("lost"), "dropped": gettext_lazy("dropped the double"),
+             "box_dropped": gettext_lazy("the box dropped"), "settled": gettext_lazy("settled"),
+             "sold_to_captain": gettext_lazy("sold to the captain"),
+             "sold_to_last_member": gettext_lazy("sold to the last member")}
+KIND_WORDS = {"single": gettext_lazy("a single game"), "gammon": gettext_lazy("a gammon"),
+              "backgammon": gettext_lazy("a backgammon")}
+
+
 def history(chouette: Chouette) -> list:
     """Every finished game: box, team, each member's cube and result, the points."""
     who = names(chouette)
@@ -190,7 +200,9 @@ def history(chouette: Chouette) -> list:
             "number": row.number, "box": who.get(r.box, r.box), "team": [who.get(p, p) for p in r.team],
             "boxHolds": r.box_holds, "ending": r.ending,
             "members": [{"name": who.get(m.player, m.player), "cubeValue": m.cube_value, "cubeOwner": m.cube_owner,
-                         "how": m.how, "kind": m.kind, "points": m.points} for m in r.members],
+                         "how": m.how, "kind": m.kind, "points": m.points,
+                         "howWord": str(HOW_WORDS.get(m.how, m.how)),
+                         "kindWord": str(KIND_WORDS.get(m.kind, m.kind)) if m.kind else None} for m in r.members],
             "scores": [[who.get(p, p), pts] for p, pts in r.scores],
         })
     return out

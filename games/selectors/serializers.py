@@ -8,6 +8,8 @@ RULES.md. Below ``selectors``, ``events`` and ``services`` (all three use it).
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, ngettext
+
 from games.engine import MOVE, GameState, plays_json
 from games.engine.gnubgid import position_id, state_ids
 from games.engine.scoring import RESIGN_LEVELS
@@ -30,12 +32,16 @@ def player_dict(player) -> dict | None:
 def time_control(match) -> dict | None:
     """A match's time control as the lobby, the pages and the bot API show it (None: no clock)."""
     if is_correspondence(match):
-        bank = f" + {match.corr_bank_days} day{'s' * (match.corr_bank_days != 1)} bank" if match.corr_bank_days else ""
-        return {"kind": "correspondence", "daysPerMove": match.corr_days, "bankDays": match.corr_bank_days,
-                "label": f"{match.corr_days} day{'s' * (match.corr_days != 1)} per move{bank}"}
+        days, bank = match.corr_days, match.corr_bank_days
+        label = ngettext("%(days)s day per move", "%(days)s days per move", days) % {"days": days}
+        if bank:
+            label = gettext("%(per_move)s + %(bank)s") % {
+                "per_move": label, "bank": ngettext("%(days)s day bank", "%(days)s days bank", bank) % {"days": bank}}
+        return {"kind": "correspondence", "daysPerMove": days, "bankDays": bank, "label": label}
     if match.clock_delay or match.clock_bank:
         return {"kind": "live", "delay": match.clock_delay, "bankPerPoint": match.clock_bank,
-                "label": f"{match.clock_delay} s delay + {match.clock_bank} s bank per point"}
+                "label": gettext("%(delay)s s delay + %(bank)s s bank per point") % {
+                    "delay": match.clock_delay, "bank": match.clock_bank}}
     return None
 
 

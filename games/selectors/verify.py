@@ -14,6 +14,7 @@ from __future__ import annotations
 from games.dice import roll_die_values, verify_rolls
 from games.errors import Conflict
 from games.models import Game
+from django.utils.translation import gettext
 
 
 def game_rolls(game: Game) -> list:
@@ -40,7 +41,8 @@ def verify_game(game: Game) -> dict:
     """
     if game.status != Game.FINISHED:
         raise Conflict("game_not_finished",
-                       f"Game {game.pk} is still being played: its dice seed is revealed when it ends.")
+                       gettext("Game %(pk)s is still being played: its dice seed is revealed when it ends.")
+                               % {"pk": game.pk})
     rolls = game_rolls(game)
     problems = verify_rolls(game.dice_seed, game.dice_commitment, [(c, k, v) for c, k, v, _ in rolls])
     versions = {f"entry #{i}": version for i, (_c, _k, _v, version) in enumerate(rolls)}
@@ -66,7 +68,8 @@ def recomputed_rolls(game: Game) -> list:
     ``[{"counter", "kind", "recorded", "recomputed", "ok", "version"}]`` (the page shows it)."""
     if game.status != Game.FINISHED:
         raise Conflict("game_not_finished",
-                       f"Game {game.pk} is still being played: its dice seed is revealed when it ends.")
+                       gettext("Game %(pk)s is still being played: its dice seed is revealed when it ends.")
+                               % {"pk": game.pk})
     out = []
     for counter, kind, values, version in game_rolls(game):
         try:

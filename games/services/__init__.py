@@ -58,6 +58,7 @@ from games.services.moderation import player_end_matches, player_set_suspended
 from games.services.players import player_for_user, player_register
 from games.services.preferences import player_update_settings
 from games.services.vacations import player_vacation_start
+from games.services.notify import digests_send
 from games.services.push import push_subscribe, push_unsubscribe
 from games.services.notices import (
     email_verification_send,
@@ -119,7 +120,7 @@ __all__ = [
     "match_abort", "match_create", "match_join", "match_leave",
     "player_for_user", "player_register", "player_set_suspended", "player_end_matches",
     "player_update_settings", "email_verification_send", "email_verify", "notices_send", "notices_unsubscribe",
-    "player_set_email", "player_vacation_start", "push_subscribe", "push_unsubscribe",
+    "player_set_email", "player_vacation_start", "digests_send", "push_subscribe", "push_unsubscribe",
     "guest_claim", "guest_create", "guest_join",
     "chat_post", "match_claim", "match_rematch", "presence_heartbeat",
     "presence_join", "presence_leave",

@@ -33,6 +33,7 @@ from games.models import Agent, HouseBot, Match, Player, QueueEntry
 from games.services.matches import match_create, match_join
 from games.services.players import player_register, require_active
 from games import conf
+from django.utils.translation import gettext, ngettext
 
 GAMES = ("backgammon",)
 MAX_QUEUE_LENGTH = 25
@@ -66,13 +67,13 @@ def agent_register(*, name, description=None) -> tuple:
     if not isinstance(name, str) or not NAME_RE.match(name.strip()) or name != name.strip():
         raise BadRequest(
             "bad_name",
-            "'name' must be 1 to 40 characters: letters, digits, spaces, '_', '-' or '.', "
-            "starting with a letter or digit.",
+            gettext("'name' must be 1 to 40 characters: letters, digits, spaces, '_', '-' or '.', starting with a letter or digit."),
         )
     if description is None:
         description = ""
     if not isinstance(description, str) or len(description) > MAX_DESCRIPTION:
-        raise BadRequest("bad_description", f"'description' must be a string of at most {MAX_DESCRIPTION} characters.")
+        raise BadRequest("bad_description", gettext("'description' must be a string of at most %(MAX_DESCRIPTION)s characters.")
+                % {"MAX_DESCRIPTION": MAX_DESCRIPTION})
     description = clean_text(description, field="description", code="bad_description", collapse=False,
                              allow_empty=True)
     key = new_key()
@@ -89,7 +90,8 @@ def agent_register(*, name, description=None) -> tuple:
 def _check_level(level) -> str:
     names = level_names()
     if not isinstance(level, str) or level not in names:
-        raise BadRequest("unknown_level", f"Unknown bot level {str(level)[:40]!r}: use one of {', '.join(names)}.")
+        raise BadRequest("unknown_level", gettext("Unknown bot level %(value)s: use one of %(values)s.")
+                % {"value": repr(str(level)[:40]), "values": ', '.join(names)})
     return level
 
 
@@ -98,7 +100,7 @@ def house_bot(*, level, number: int = 1) -> Player:
     ``number`` 2, 3...: more players of the same level (a tournament filled with bots)."""
     level = _check_level(level)
     if type(number) is not int or not 1 <= number <= 999:
-        raise BadRequest("bad_number", "A house bot's number is a whole number from 1 to 999.")
+        raise BadRequest("bad_number", gettext("A house bot's number is a whole number from 1 to 999."))
     existing = HouseBot.objects.select_related("player").filter(level=level, number=number).first()
     if existing is not None:
         return existing.player
@@ -124,7 +126,8 @@ def house_bot_level(player) -> str | None:
 
 def _check_length(length) -> int:
     if type(length) is not int or not 1 <= length <= MAX_QUEUE_LENGTH:
-        raise BadRequest("bad_length", f"'matchLength' must be a whole number from 1 to {MAX_QUEUE_LENGTH}.")
+        raise BadRequest("bad_length", gettext("'matchLength' must be a whole number from 1 to %(MAX_QUEUE_LENGTH)s.")
+                % {"MAX_QUEUE_LENGTH": MAX_QUEUE_LENGTH})
     return length
 
 
@@ -144,8 +147,10 @@ def check_bot_match_limit(player: Player) -> None:
     limit = bot_match_limit()
     if running >= limit:
         raise Conflict("too_many_bot_matches",
-                       f"You already have {running} game{'s' if running != 1 else ''} against the computer running "
-                       f"(at most {limit} at once): finish or leave one first.")
+                       ngettext("You already have %(running)s game against the computer running (at most %(limit)s at once): "
+                                "finish or leave one first.",
+                                "You already have %(running)s games against the computer running (at most %(limit)s at "
+                                "once): finish or leave one first.", running) % {"running": running, "limit": limit})
 
 
 def match_vs_bot(*, player: Player, level, length: int = 1, **options) -> Match:
@@ -155,11 +160,12 @@ def match_vs_bot(*, player: Player, level, length: int = 1, **options) -> Match:
     require_active(player)
     level = _check_level(level)
     if type(length) is not int or not 0 <= length <= MAX_QUEUE_LENGTH:
-        raise BadRequest("bad_length", f"The match length must be a whole number from 0 to {MAX_QUEUE_LENGTH}.")
+        raise BadRequest("bad_length", gettext("The match length must be a whole number from 0 to %(MAX_QUEUE_LENGTH)s.")
+                % {"MAX_QUEUE_LENGTH": MAX_QUEUE_LENGTH})
     with transaction.atomic():
         bot = house_bot(level=level)
         if bot.pk == player.pk:
-            raise Conflict("own_match", "A house bot cannot play itself.")
+            raise Conflict("own_match", gettext("A house bot cannot play itself."))
         check_bot_match_limit(player)
         match = match_create(creator=player, length=length, **options)
         return match_join(player=bot, match_id=match.pk)
@@ -196,7 +202,7 @@ def _lock_entry(player: Player, *, create: bool = False) -> QueueEntry | None:
                 return QueueEntry.objects.create(player=player, status=QueueEntry.EXPIRED, queued_at=now, seen_at=now)
         except IntegrityError:
             continue  # made meanwhile by the player's other request (and maybe left again since): look again
-    raise Conflict("queue_busy", "The queue changed under us: try again.")
+    raise Conflict("queue_busy", gettext("The queue changed under us: try again."))
 
 
 def _match_in_progress(entry: QueueEntry) -> bool:
@@ -247,7 +253,7 @@ def _try_pair(entry: QueueEntry, now) -> QueueEntry:
     changed = QueueEntry.objects.filter(pk__in=[mine.pk, other.pk], status=QueueEntry.WAITING).update(
         status=QueueEntry.MATCHED, match=match)
     if changed != 2:  # pragma: no cover - the row locks make this impossible; roll everything back
-        raise Conflict("queue_busy", "The queue changed under us: try again.")
+        raise Conflict("queue_busy", gettext("The queue changed under us: try again."))
     mine.status, mine.match = QueueEntry.MATCHED, match
     return mine
 
@@ -263,9 +269,10 @@ def queue_join(*, player: Player, game="backgammon", length=1, opponent=None) ->
     """
     require_active(player)
     if player.is_guest:
-        raise Forbidden("guest_not_allowed", "Quick pairing plays rated matches: sign up to use it.")
+        raise Forbidden("guest_not_allowed", gettext("Quick pairing plays rated matches: sign up to use it."))
     if game not in GAMES:
-        raise BadRequest("unknown_game", f"Unknown game {str(game)[:40]!r}: this server plays {', '.join(GAMES)}.")
+        raise BadRequest("unknown_game", gettext("Unknown game %(value)s: this server plays %(values)s.")
+                % {"value": repr(str(game)[:40]), "values": ', '.join(GAMES)})
     length = _check_length(length)
     if opponent is not None:
         _check_level(opponent)

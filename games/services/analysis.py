@@ -30,6 +30,7 @@ from games.errors import BadRequest, Conflict, Forbidden, Limited, NotFound
 from games.models import Analysis, GameEvent, Job, Match, Player
 from games.services.jobs import job_cancel, job_retry, job_start, jobs_check_quota, lock_player
 from games import conf, throttle
+from django.utils.translation import gettext
 
 __all__ = ["DEPTHS", "KIND", "MatRefused", "analysis_after_match", "analysis_request", "analysis_upload",
            "analysis_retry", "analysis_cancel", "analysis_run", "analysis_events"]
@@ -62,7 +63,7 @@ def _depth(depth) -> int:
     if type(depth) is str and depth.strip().isascii() and depth.strip().isdigit():  # "³".isdigit() too
         depth = int(depth)
     if type(depth) is not int or depth not in DEPTHS:
-        raise BadRequest("bad_depth", "The analysis depth is 0, 1, 2 or 3 plies.")
+        raise BadRequest("bad_depth", gettext("The analysis depth is 0, 1, 2 or 3 plies."))
     return depth
 
 
@@ -95,17 +96,17 @@ def analysis_request(*, match_id: int, player: Player | None, depth=None) -> Ana
     analysis already done, queued or running at that depth if there is one, else a new one."""
     depth = _depth(depth)
     if player is None:
-        raise Forbidden("login_required", "Log in to ask for an analysis.")
+        raise Forbidden("login_required", gettext("Log in to ask for an analysis."))
     with transaction.atomic():
         # of=self: PostgreSQL locks no row of the nullable side of the join (Black's seat)
         match = (Match.objects.select_for_update(of=("self",)).select_related("white", "black")
                  .filter(pk=match_id).first())
         if match is None:
-            raise NotFound("match_not_found", "There is no such match.")
+            raise NotFound("match_not_found", gettext("There is no such match."))
         if not match.color_of(player):
-            raise Forbidden("not_a_player", "Only the match's players may ask for its analysis.")
+            raise Forbidden("not_a_player", gettext("Only the match's players may ask for its analysis."))
         if match.status != Match.FINISHED:
-            raise Conflict("match_not_over", "A match is analysed once it is over.")
+            raise Conflict("match_not_over", gettext("A match is analysed once it is over."))
         same = (Analysis.objects.filter(match=match, depth=depth).select_related("job").order_by("-pk").first())
         if same is not None and (same.job is None or same.job.status not in Job.RETRYABLE):
             if same.job is not None and same.job.status == Job.QUEUED and same.job.created_by_id is None:
@@ -129,15 +130,14 @@ def analysis_upload(*, player: Player | None, text: str | bytes, depth=None, sid
     depth = _depth(depth)
     side = side or ""
     if side not in SIDES:
-        raise BadRequest("bad_side", "The side you played is white, black or none.")
+        raise BadRequest("bad_side", gettext("The side you played is white, black or none."))
     if player is None:
-        raise Forbidden("login_required", "Log in to upload a match.")
+        raise Forbidden("login_required", gettext("Log in to upload a match."))
     wait = throttle.hit(f"upload:{player.pk}", int(conf.value("GAMES_UPLOAD_LIMIT")),
                         float(conf.value("GAMES_UPLOAD_WINDOW")))
     if wait is not None:
-        raise Limited("upload_limit", f"You uploaded {conf.value('GAMES_UPLOAD_LIMIT')} files in the last "
-                      f"{float(conf.value('GAMES_UPLOAD_WINDOW')) / 60:.0f} minutes, the most allowed. "
-                      f"Try again in {wait} s.", retry_after=wait)
+        raise Limited("upload_limit", gettext("You uploaded %(value)s files in the last %(value2)s minutes, the most allowed. Try again in %(wait)s s.")
+                % {"value": conf.value('GAMES_UPLOAD_LIMIT'), "value2": format(float(conf.value('GAMES_UPLOAD_WINDOW')) / 60, '.0f'), "wait": wait}, retry_after=wait)
     digest = hashlib.sha256(text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")).hexdigest()
     if isinstance(text, bytes):
         if len(text) > MAX_UPLOAD_BYTES:
@@ -184,11 +184,11 @@ def analysis_retry(*, analysis_id: int, player: Player | None) -> Analysis:
     """Queue a failed analysis again (its owner, or a player of its match)."""
     analysis = Analysis.objects.select_related("match", "job").filter(pk=analysis_id).first()
     if analysis is None:
-        raise NotFound("analysis_not_found", "There is no such analysis.")
+        raise NotFound("analysis_not_found", gettext("There is no such analysis."))
     allowed = player is not None and (analysis.owner_id == player.pk
                                       or (analysis.match is not None and analysis.match.color_of(player)))
     if not allowed:
-        raise Forbidden("not_a_player", "Only the match's players may retry its analysis.")
+        raise Forbidden("not_a_player", gettext("Only the match's players may retry its analysis."))
     with transaction.atomic():
         lock_player(player)
         jobs_check_quota(player)
@@ -203,13 +203,13 @@ def analysis_cancel(*, analysis_id: int, player: Player | None) -> Analysis:
     analysis of a match is nobody's to cancel), and not a job another player's upload shares."""
     analysis = Analysis.objects.select_related("job").filter(pk=analysis_id).first()
     if analysis is None:
-        raise NotFound("analysis_not_found", "There is no such analysis.")
+        raise NotFound("analysis_not_found", gettext("There is no such analysis."))
     if player is None or analysis.owner_id != player.pk:
-        raise Forbidden("not_owner", "Only the player who asked for this analysis may cancel it.")
+        raise Forbidden("not_owner", gettext("Only the player who asked for this analysis may cancel it."))
     if analysis.job is None or analysis.job.status not in Job.ACTIVE:
-        raise Conflict("job_not_active", "Only a queued or running analysis can be cancelled.")
+        raise Conflict("job_not_active", gettext("Only a queued or running analysis can be cancelled."))
     if Analysis.objects.filter(job=analysis.job).exclude(owner=player).exists():
-        raise Conflict("job_shared", "Another player is waiting for the same analysis: it cannot be cancelled.")
+        raise Conflict("job_shared", gettext("Another player is waiting for the same analysis: it cannot be cancelled."))
     job_cancel(job_id=analysis.job_id)
     return analysis
 

@@ -15,6 +15,7 @@ from games.errors import BadRequest, Forbidden, NotFound
 from games.models import Chouette, ChouetteChat, ChouetteSeat
 from games.services.players import require_active
 from games.services.social import chat_text
+from django.utils.translation import gettext
 
 
 def _post(chouette: Chouette, message: ChouetteChat) -> None:
@@ -26,7 +27,7 @@ def _post(chouette: Chouette, message: ChouetteChat) -> None:
 def _chouette(chouette_id) -> Chouette:
     c = Chouette.objects.filter(pk=chouette_id).first()
     if c is None:
-        raise NotFound("chouette_not_found", "No such chouette.")
+        raise NotFound("chouette_not_found", gettext("No such chouette."))
     return c
 
 
@@ -40,11 +41,10 @@ def chouette_chat(*, chouette_id, player, text, room: str | None = None) -> Chou
     rooms = chouette_view.chat_rooms(c, player.pk)
     room = room or rooms[0]
     if room not in rooms:
-        raise Forbidden("not_your_room", "You cannot write in that room.")
+        raise Forbidden("not_your_room", gettext("You cannot write in that room."))
     if getattr(player, "is_guest", False) and (room == ChouetteChat.SPECTATORS
                                                or (room == ChouetteChat.TABLE and not c.private)):
-        raise Forbidden("guest_chat", "Guests talk only with the players of their own games: sign up to chat "
-                                      "at a public table.")
+        raise Forbidden("guest_chat", gettext("Guests talk only with the players of their own games: sign up to chat at a public table."))
     row, _s, _g = chouette_view.current(c)
     with transaction.atomic():
         message = ChouetteChat.objects.create(chouette=c, room=room, author=player, name=player.display_name,
@@ -57,18 +57,18 @@ def chouette_suggest(*, chouette_id, player, steps) -> ChouetteChat:
     """A team member who may consult suggests a play for the dice on the board; it shows to
     the team (docs/CHOUETTE.md: consultation)."""
     if player is None:
-        raise Forbidden("login_required", "Log in to play.")
+        raise Forbidden("login_required", gettext("Log in to play."))
     require_active(player)
     c = _chouette(chouette_id)
     row, _s, game = chouette_view.current(c)
     if game is None or game.phase != ce.MOVE or game.on_roll != ce.TEAM:
-        raise BadRequest("no_play_to_suggest", "The team has no dice to play now.")
+        raise BadRequest("no_play_to_suggest", gettext("The team has no dice to play now."))
     if not game.may_consult(player.pk):
-        raise Forbidden("may_not_consult", "You may not consult in this game (your cube is not turned, or you are out).")
+        raise Forbidden("may_not_consult", gettext("You may not consult in this game (your cube is not turned, or you are out)."))
     try:
         play = check_play(game.position, game.dice, steps)
     except (IllegalPlay, IllegalAction, TypeError, ValueError, KeyError) as exc:
-        raise BadRequest(getattr(exc, "code", "bad_play"), getattr(exc, "message", "That play is not legal.")) from None
+        raise BadRequest(getattr(exc, "code", "bad_play"), getattr(exc, "message", gettext("That play is not legal."))) from None
     play = [s.to_dict() for s in play.steps]
     text = "suggests " + " ".join(f"{s['from']}/{s['to']}" for s in play)
     with transaction.atomic():

@@ -40,6 +40,7 @@ from games.services.lifecycle import player_id_of, valid_id
 from games.services.players import require_active
 from games.services.records import Record, check_version
 from games import conf
+from django.utils.translation import gettext
 
 MAX_SEATING_ROUNDS = 100
 OPTION_NAMES = ("jacoby", "beaver", "raccoon", "fullConsultation", "cubeLimit", "captainBuys",
@@ -59,9 +60,9 @@ def lock_chouette(chouette_id=None, invite_code=None) -> Chouette:
     try:
         if invite_code is not None:
             return qs.get(invite_code=str(invite_code)[:32])
-        return qs.get(pk=valid_id(chouette_id, "chouette_not_found", "No such chouette."))
+        return qs.get(pk=valid_id(chouette_id, "chouette_not_found", gettext("No such chouette.")))
     except Chouette.DoesNotExist:
-        raise NotFound("chouette_not_found", "No such chouette.") from None
+        raise NotFound("chouette_not_found", gettext("No such chouette.")) from None
 
 
 def current_game(chouette: Chouette) -> ChouetteGame | None:
@@ -133,7 +134,8 @@ def bots_to_act(game: ce.ChouetteGame) -> list:
 def _rules(options) -> ce.ChouetteRules:
     options = options or {}
     if not isinstance(options, dict) or set(options) - set(OPTION_NAMES):
-        raise BadRequest("bad_rules", f"Options are an object with keys among {', '.join(OPTION_NAMES)}.")
+        raise BadRequest("bad_rules", gettext("Options are an object with keys among %(values)s.")
+                % {"values": ', '.join(OPTION_NAMES)})
     data = ce.ChouetteRules().to_dict()
     data.update(options)
     try:
@@ -149,14 +151,14 @@ def chouette_create(*, player: Player, options=None, private: bool = False, deci
     require_active(player)
     rules = _rules(options)
     if type(decision_seconds) is not int or not 5 <= decision_seconds <= 600:
-        raise BadRequest("bad_decision_seconds", "A cube decision takes 5 to 600 seconds.")
+        raise BadRequest("bad_decision_seconds", gettext("A cube decision takes 5 to 600 seconds."))
     with transaction.atomic():
         if not private:
             Player.objects.select_for_update(no_key=True, of=("self",)).filter(pk=player.pk).first()
             limit = conf.value("GAMES_CHOUETTE_OPEN_LIMIT")
             if chouette_view.lonely_tables(player) >= limit:
-                raise Conflict("too_many_open_chouettes", f"You already have {limit} public tables where nobody "
-                               "else sits: wait for players there, or leave one (an empty table closes).")
+                raise Conflict("too_many_open_chouettes", gettext("You already have %(limit)s public tables where nobody else sits: wait for players there, or leave one (an empty table closes).")
+                        % {"limit": limit})
         c = Chouette.objects.create(created_by=player, rules=rules.to_dict(), private=bool(private),
                                     decision_seconds=decision_seconds, invite_code=secrets.token_urlsafe(12))
         Chouette.objects.select_for_update(no_key=True).get(pk=c.pk)
@@ -176,15 +178,15 @@ def _seat(t: ChouetteRecord, player: Player) -> None:
     c = t.chouette
     seat, created = ChouetteSeat.objects.get_or_create(chouette=c, player=player)
     if not created and seat.active and c.status == Chouette.OPEN:
-        raise Conflict("already_seated", "You are already at this table.")
+        raise Conflict("already_seated", gettext("You are already at this table."))
     if c.status == Chouette.OPEN:
         others = [p for p in _seated_ids(c) if p != player.pk]
         if len(others) + 1 > ce.ChouetteRules.from_dict(c.rules).max_players:
-            raise Conflict("table_full", "This chouette is full.")
+            raise Conflict("table_full", gettext("This chouette is full."))
     elif c.status == Chouette.PLAYING:
         t.session = t.session.join(player.pk)
     else:
-        raise Conflict("chouette_over", "This chouette is over.")
+        raise Conflict("chouette_over", gettext("This chouette is over."))
     ChouetteSeat.objects.filter(pk=seat.pk).update(active=True, away_since=None)
     t.add("seat", {"player": player.pk, "name": player.display_name,
                    "waiting": bool(t.session and t.session.in_game)}, actor=player)
@@ -197,7 +199,7 @@ def chouette_join(*, player: Player, chouette_id=None, invite_code=None) -> Chou
     with transaction.atomic():
         c = lock_chouette(chouette_id, invite_code)
         if c.private and invite_code is None and not ChouetteSeat.objects.filter(chouette=c, player=player).exists():
-            raise Forbidden("private_chouette", "This chouette is private: join it through its invite link.")
+            raise Forbidden("private_chouette", gettext("This chouette is private: join it through its invite link."))
         t = ChouetteRecord(c)
         _seat(t, player)
         t.commit()
@@ -211,7 +213,7 @@ def chouette_add_bot(*, chouette_id, player: Player, level: str) -> Player:
     with transaction.atomic():
         c = lock_chouette(chouette_id)
         if player.pk not in _seated_ids(c):
-            raise Forbidden("not_seated", "Only a player at the table may invite a bot.")
+            raise Forbidden("not_seated", gettext("Only a player at the table may invite a bot."))
         t = ChouetteRecord(c)
         _seat(t, bot)
         t.commit()
@@ -231,7 +233,7 @@ def chouette_leave(*, chouette_id, player) -> None:
 def _leave(t: ChouetteRecord, pid: int, reason: str) -> None:
     c = t.chouette
     if pid not in _seated_ids(c):
-        raise Conflict("not_seated", "You are not at this table.")
+        raise Conflict("not_seated", gettext("You are not at this table."))
     ChouetteSeat.objects.filter(chouette=c, player_id=pid).update(active=False)
     t.add("unseat", {"player": pid, "reason": reason}, actor=pid if reason == "left" else None)
     if c.status == Chouette.OPEN and not chouette_view.people_seated(c):  # nobody left to play: it closes
@@ -253,12 +255,13 @@ def chouette_start(*, chouette_id, player) -> Chouette:
         players = _seated_ids(c)
         starter = player_id_of(player)
         if starter not in players or (c.created_by_id in players and starter != c.created_by_id):
-            raise Forbidden("not_creator", "The player who opened the chouette starts it (anyone seated, if he left).")
+            raise Forbidden("not_creator", gettext("The player who opened the chouette starts it (anyone seated, if he left)."))
         if c.status != Chouette.OPEN or c.state is not None:
-            raise Conflict("already_started", "This chouette has started.")
+            raise Conflict("already_started", gettext("This chouette has started."))
         rules = ce.ChouetteRules.from_dict(c.rules)
         if len(players) < rules.min_players:
-            raise Conflict("not_enough_players", f"A chouette needs at least {rules.min_players} players.")
+            raise Conflict("not_enough_players", gettext("A chouette needs at least %(min_players)s players.")
+                    % {"min_players": rules.min_players})
         t = ChouetteRecord(c)
         c.dice_seed, c.dice_counter = new_server_seed(), 0  # the seating's own dice
         source = dice_for(c)
@@ -305,7 +308,8 @@ def chouette_act(*, chouette_id, player, action: str, expected_version=None, **f
     try:
         spec = lookup(action, CHOUETTE)
     except UnknownAction:
-        raise BadRequest("unknown_action", f"Unknown chouette action {str(action)[:30]!r}.") from None
+        raise BadRequest("unknown_action", gettext("Unknown chouette action %(value)s.")
+                % {"value": repr(str(action)[:30])}) from None
     pid = player_id_of(player)
     with transaction.atomic():
         c = lock_chouette(chouette_id)
@@ -318,7 +322,7 @@ def chouette_act(*, chouette_id, player, action: str, expected_version=None, **f
             t.commit()
             return c.version
         if t.game is None:
-            raise Conflict("no_game", "No game is being played at this table.")
+            raise Conflict("no_game", gettext("No game is being played at this table."))
         if spec.rolls:
             fields = {"dice": _roll(t)}
         before = t.game
@@ -393,11 +397,11 @@ def chouette_restart(*, chouette_id, player) -> None:
         c = lock_chouette(chouette_id)
         t = ChouetteRecord(c)
         if t.session is None or c.status != Chouette.OPEN:
-            raise Conflict("not_paused", "This chouette is not waiting for players.")
+            raise Conflict("not_paused", gettext("This chouette is not waiting for players."))
         if player_id_of(player) not in t.session.line:
-            raise Forbidden("not_seated", "You are not at this table.")
+            raise Forbidden("not_seated", gettext("You are not at this table."))
         if not t.session.can_start:
-            raise Conflict("not_enough_players", "Not enough players yet.")
+            raise Conflict("not_enough_players", gettext("Not enough players yet."))
         c.status = Chouette.PLAYING
         _start_game(t)
         t.commit()

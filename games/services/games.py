@@ -27,6 +27,7 @@ from games.services.lifecycle import (
     store_state,
     time_out,
 )
+from django.utils.translation import gettext
 
 MAX_STEPS = 8  # a play has at most four steps; more is a malformed message
 
@@ -36,9 +37,9 @@ def _check_fields(name: str, fields: dict) -> None:
     if name == "move":
         moves = fields.get("moves")
         if not isinstance(moves, (list, tuple)):
-            raise BadRequest("bad_play", "'moves' must be a list of steps like {\"from\": 24, \"to\": 20}.")
+            raise BadRequest("bad_play", gettext("'moves' must be a list of steps like {\"from\": 24, \"to\": 20}."))
         if len(moves) > MAX_STEPS or not all(isinstance(s, dict) and len(s) <= 2 for s in moves):
-            raise BadRequest("bad_play", "A play is at most four steps, each {\"from\": p, \"to\": p}.")
+            raise BadRequest("bad_play", gettext("A play is at most four steps, each {\"from\": p, \"to\": p}."))
 
 
 def game_act(*, game_id, player, action: str, expected_version: int | None = None, **fields) -> Game:
@@ -48,16 +49,17 @@ def game_act(*, game_id, player, action: str, expected_version: int | None = Non
     try:
         spec = lookup(action)
     except UnknownAction:
-        raise BadRequest("unknown_action", f"Unknown action {str(action)[:30]!r}.") from None
+        raise BadRequest("unknown_action", gettext("Unknown action %(value)s.")
+                % {"value": repr(str(action)[:30])}) from None
     if spec.rolls and fields:
-        raise BadRequest("bad_message", "A roll takes no fields.")
+        raise BadRequest("bad_message", gettext("A roll takes no fields."))
     _check_fields(spec.name, fields)
     timed_out = False
     with transaction.atomic():
         game, match = lock_game(game_id)
         color = seat_of(match, player)
         if game.status == Game.FINISHED:
-            raise Conflict("game_over", "This game is over.")
+            raise Conflict("game_over", gettext("This game is over."))
         check_version(game.version, expected_version)
         record = MatchRecord(match)
         at = clock.now()
@@ -68,7 +70,7 @@ def game_act(*, game_id, player, action: str, expected_version: int | None = Non
             state = game.game_state()
             if spec.rolls:
                 if state.actor != color:
-                    raise Conflict("not_your_turn", "It is not your turn.")
+                    raise Conflict("not_your_turn", gettext("It is not your turn."))
                 spec.run(state, color, {"dice": (1, 1)})  # the engine's refusal (wrong_phase) if it is no time to roll
                 state = roll(record, game, state, auto=False, action=spec)
             else:
@@ -86,8 +88,8 @@ def game_act(*, game_id, player, action: str, expected_version: int | None = Non
             return game
         record.commit()
     if timed_out:
-        raise Conflict("time_out", "Your time ran out: the match is lost on time.")
-    raise Conflict("game_over", "Your opponent's time ran out: the match is over.")
+        raise Conflict("time_out", gettext("Your time ran out: the match is lost on time."))
+    raise Conflict("game_over", gettext("Your opponent's time ran out: the match is over."))
 
 
 def _named(name: str):
@@ -118,7 +120,7 @@ def game_abort(*, game_id, reason: str = "aborted by an administrator") -> Game:
     with transaction.atomic():
         game, match = lock_game(game_id)
         if game.status == Game.FINISHED:
-            raise Conflict("game_over", "This game is over.")
+            raise Conflict("game_over", gettext("This game is over."))
         record = MatchRecord(match)
         abort_game(record, game, match, reason)
         record.commit()

@@ -18,6 +18,7 @@ from games.errors import BadRequest, Conflict
 from games.models import Match, Player
 from games.services.matches import match_join
 from games.services.players import checked_names, player_register
+from django.utils.translation import gettext
 
 
 def guest_create() -> Player:
@@ -33,7 +34,7 @@ def guest_create() -> Player:
                 return player
         except (BadRequest, IntegrityError):  # the rare clash of names: draw again
             continue
-    raise Conflict("busy", "Could not make a guest name: try again.")  # pragma: no cover
+    raise Conflict("busy", gettext("Could not make a guest name: try again."))  # pragma: no cover
 
 
 def guest_join(*, invite_code: str) -> tuple:
@@ -41,7 +42,7 @@ def guest_join(*, invite_code: str) -> tuple:
     Refused like any join (``match_not_open``...) with nothing created."""
     with transaction.atomic():
         if not Match.objects.filter(invite_code=invite_code, status=Match.OPEN).exists():
-            raise Conflict("match_not_open", "This match is not waiting for an opponent.")
+            raise Conflict("match_not_open", gettext("This match is not waiting for an opponent."))
         guest = guest_create()
         return guest, match_join(player=guest, invite_code=invite_code)
 
@@ -51,7 +52,7 @@ def guest_claim(*, player: Player, username: str, password: str, display_name: s
     account, under the sign-up's name rules (:func:`~games.services.players.checked_names`).
     Refusals: ``not_a_guest``, ``bad_username``, ``bad_name``, ``name_taken``; nothing changes."""
     if not player.is_guest:
-        raise Conflict("not_a_guest", "This account is not a guest's.")
+        raise Conflict("not_a_guest", gettext("This account is not a guest's."))
     username, display, key = checked_names(username=username, display_name=display_name, player=player)
     User = get_user_model()
     try:
@@ -65,5 +66,5 @@ def guest_claim(*, player: Player, username: str, password: str, display_name: s
             player.save(update_fields=["is_guest", "display_name", "name_key"])
     except IntegrityError:
         player.refresh_from_db()
-        raise BadRequest("name_taken", f"The name {display!r} is taken.") from None
+        raise BadRequest("name_taken", gettext("The name %(display)s is taken.") % {"display": repr(display)}) from None
     return player

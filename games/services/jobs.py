@@ -27,6 +27,7 @@ from django.utils import timezone
 from games import conf
 from games.errors import Conflict, Limited
 from games.models import Job, Player
+from django.utils.translation import gettext
 
 logger = logging.getLogger(__name__)
 
@@ -77,8 +78,8 @@ def jobs_check_quota(player: Player) -> None:
     active = Job.objects.filter(created_by=player, status__in=Job.ACTIVE).count()
     if active >= limit:
         raise Limited("too_many_jobs",
-                      f"You have {active} analyses queued or running, the most one player may have at once. "
-                      "A slot frees when one of them finishes (or when you cancel one).")
+                      gettext("You have %(active)s analyses queued or running, the most one player may have at once. A slot frees when one of them finishes (or when you cancel one).")
+                              % {"active": active})
 
 
 def lock_player(player: Player) -> None:
@@ -106,7 +107,7 @@ def job_retry(*, job_id: int, by=None) -> Job:
     with transaction.atomic():
         job = Job.objects.select_for_update().get(pk=job_id)
         if job.status not in Job.RETRYABLE:
-            raise Conflict("job_not_failed", "Only a failed, cancelled or timed-out job can be queued again.")
+            raise Conflict("job_not_failed", gettext("Only a failed, cancelled or timed-out job can be queued again."))
         job.status, job.progress, job.error, job.attempts = Job.QUEUED, 0.0, "", 0
         job.message = "Waiting for a worker"
         if by is not None:
@@ -124,7 +125,7 @@ def job_cancel(*, job_id: int) -> Job:
     with transaction.atomic():
         job = Job.objects.select_for_update().get(pk=job_id)
         if job.status not in Job.ACTIVE:
-            raise Conflict("job_not_active", "Only a queued or running job can be cancelled.")
+            raise Conflict("job_not_active", gettext("Only a queued or running job can be cancelled."))
         job.status, job.message, job.finished_at = Job.CANCELLED, "Cancelled", timezone.now()
         job.save(update_fields=["status", "message", "finished_at"])
         return job

@@ -49,6 +49,7 @@ from games.services.players import require_active
 from games.services.records import Record, check_version
 from games import conf
 from games.engine import other
+from django.utils.translation import gettext
 
 MAX_OPENING_ROLLS = 100  # a tie re-rolls; 100 ties in a row means the dice source is broken
 GAME_FIELDS = ["state", "version", "dice_counter", "status", "winner_color", "points", "result_kind",
@@ -77,11 +78,11 @@ def lock_game(game_id) -> tuple:
     SQLite: the transaction already holds the database's write lock from its first
     statement (``BEGIN IMMEDIATE``), so the query needs no lock clause.
     """
-    game_id = valid_id(game_id, "game_not_found", "No such game.")
+    game_id = valid_id(game_id, "game_not_found", gettext("No such game."))
     read = _GAME_WITH_MATCH if connection.vendor == "sqlite" else _GAME_WITH_MATCH_LOCKED
     game = read.first(game_id)
     if game is None:
-        raise NotFound("game_not_found", f"There is no game {game_id}.")
+        raise NotFound("game_not_found", gettext("There is no game %(game_id)s.") % {"game_id": game_id})
     return game, game.match
 
 
@@ -105,9 +106,9 @@ def lock_match(match_id=None, invite_code=None) -> Match:
     try:
         if invite_code is not None:
             return qs.get(invite_code=str(invite_code)[:64])
-        return qs.get(pk=valid_id(match_id, "match_not_found", "No such match."))
+        return qs.get(pk=valid_id(match_id, "match_not_found", gettext("No such match.")))
     except Match.DoesNotExist:
-        raise NotFound("match_not_found", "No such match.") from None
+        raise NotFound("match_not_found", gettext("No such match.")) from None
 
 
 def valid_id(value, code: str, message: str) -> int:
@@ -139,8 +140,8 @@ def seat_of(match: Match, player) -> str:
     color = match.color_of(player_id_of(player))
     if color is None:
         if player is None:
-            raise Forbidden("not_logged_in", "Log in to play.")
-        raise Forbidden("not_a_player", "You are not playing in this game.")
+            raise Forbidden("not_logged_in", gettext("Log in to play."))
+        raise Forbidden("not_a_player", gettext("You are not playing in this game."))
     require_active(match.player_of(color))
     return color
 

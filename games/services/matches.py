@@ -22,7 +22,9 @@ from games.services.lifecycle import (
     open_game,
     player_id_of,
 )
+from games.services.notices import notice_accepted
 from games.services.players import require_active
+from django.utils.translation import gettext
 
 def match_create(*, creator: Player, private: bool = False, spectators_allowed: bool = True,
                  anonymous_spectators: bool = True, rated: bool | None = None, clock_delay: int = 0,
@@ -39,25 +41,27 @@ def match_create(*, creator: Player, private: bool = False, spectators_allowed: 
     correspondence match (docs/CORRESPONDENCE.md); it has no live clock (``bad_clock``)."""
     require_active(creator)
     if type(aids) is not bool or (rated is not None and type(rated) is not bool):
-        raise BadRequest("bad_option", "'rated' and 'aids' must be true or false.")
+        raise BadRequest("bad_option", gettext("'rated' and 'aids' must be true or false."))
     if aids and rated:
-        raise BadRequest("aids_in_rated", "Hints and the tutor are for unrated matches only.")
+        raise BadRequest("aids_in_rated", gettext("Hints and the tutor are for unrated matches only."))
     if aids:
         rated = False
     for name, value, most in (("clock_delay", clock_delay, 600), ("clock_bank", clock_bank, 3600)):
         if type(value) is not int or not 0 <= value <= most:
-            raise BadRequest("bad_clock", f"'{name}' must be a whole number of seconds from 0 to {most}.")
+            raise BadRequest("bad_clock", gettext("'%(name)s' must be a whole number of seconds from 0 to %(most)s.")
+                    % {"name": name, "most": most})
     _check_correspondence(corr_days, corr_bank_days, live=bool(clock_delay or clock_bank))
     for name, value in (("private", private), ("spectators_allowed", spectators_allowed),
                         ("anonymous_spectators", anonymous_spectators)):
         if type(value) is not bool:
-            raise BadRequest("bad_option", f"'{name}' must be true or false.")
+            raise BadRequest("bad_option", gettext("'%(name)s' must be true or false.") % {"name": name})
     unknown = sorted(set(options) - set(OPTION_FIELDS))
     if unknown:
-        raise BadRequest("bad_option", f"Unknown match option {unknown[0]!r}: use {', '.join(OPTION_FIELDS)}.")
+        raise BadRequest("bad_option", gettext("Unknown match option %(unknown)s: use %(values)s.")
+                % {"unknown": repr(unknown[0]), "values": ', '.join(OPTION_FIELDS)})
     for name in BOOL_OPTIONS:
         if options.get(name) is not None and type(options[name]) is not bool:
-            raise BadRequest("bad_option", f"'{name}' must be true or false.")
+            raise BadRequest("bad_option", gettext("'%(name)s' must be true or false.") % {"name": name})
     try:
         rules = MatchRules(**options)
     except EngineError as exc:
@@ -84,15 +88,15 @@ def match_create(*, creator: Player, private: bool = False, spectators_allowed: 
 
 def _check_correspondence(days, bank, *, live: bool) -> None:
     if type(days) is not int or (days and days not in clock.CORR_DAYS):
-        raise BadRequest("bad_clock", "'corr_days' is the days per move: 0 (a live match) or one of "
-                         f"{', '.join(map(str, clock.CORR_DAYS))}.")
+        raise BadRequest("bad_clock", gettext("'corr_days' is the days per move: 0 (a live match) or one of %(values)s.")
+                % {"values": ', '.join(map(str, clock.CORR_DAYS))})
     if type(bank) is not int or not 0 <= bank <= clock.CORR_MAX_BANK_DAYS:
-        raise BadRequest("bad_clock", f"'corr_bank_days' must be a whole number of days from 0 to "
-                         f"{clock.CORR_MAX_BANK_DAYS}.")
+        raise BadRequest("bad_clock", gettext("'corr_bank_days' must be a whole number of days from 0 to %(CORR_MAX_BANK_DAYS)s.")
+                % {"CORR_MAX_BANK_DAYS": clock.CORR_MAX_BANK_DAYS})
     if bank and not days:
-        raise BadRequest("bad_clock", "A bank in days needs days per move ('corr_days').")
+        raise BadRequest("bad_clock", gettext("A bank in days needs days per move ('corr_days')."))
     if days and live:
-        raise BadRequest("bad_clock", "A correspondence match has no live clock: give days or seconds, not both.")
+        raise BadRequest("bad_clock", gettext("A correspondence match has no live clock: give days or seconds, not both."))
 
 
 def match_join(*, player: Player, match_id=None, invite_code=None) -> Match:
@@ -102,11 +106,11 @@ def match_join(*, player: Player, match_id=None, invite_code=None) -> Match:
     with transaction.atomic():
         match = lock_match(match_id, invite_code)
         if match.status != Match.OPEN:
-            raise Conflict("match_not_open", "This match is not waiting for an opponent.")
+            raise Conflict("match_not_open", gettext("This match is not waiting for an opponent."))
         if match.white_id == player.pk:
-            raise Conflict("own_match", "You cannot join your own match.")
+            raise Conflict("own_match", gettext("You cannot join your own match."))
         if match.private and invite_code is None:
-            raise Forbidden("private_match", "This match is private: join it through its invite link.")
+            raise Forbidden("private_match", gettext("This match is private: join it through its invite link."))
         match.black = player
         match.rated = match.rated and not player.is_guest  # guests never play rated matches
         match.status = Match.PLAYING
@@ -119,6 +123,7 @@ def match_join(*, player: Player, match_id=None, invite_code=None) -> Match:
         open_game(record, match, create_game(match, 1))
         record.lobby_changed()
         record.commit()
+        notice_accepted(match)
         return match
 
 
@@ -132,7 +137,7 @@ def match_leave(*, match_id, player: Player) -> Match:
         match = lock_match(match_id)
         color = match.color_of(player_id_of(player))
         if color is None:
-            raise Forbidden("not_a_player", "You are not playing in this match.")
+            raise Forbidden("not_a_player", gettext("You are not playing in this match."))
         record = MatchRecord(match)
         if match.status == Match.OPEN:
             match.status = Match.ABORTED
@@ -140,7 +145,7 @@ def match_leave(*, match_id, player: Player) -> Match:
             match.finished_at = timezone.now()
             match.save(update_fields=["status", "end_reason", "finished_at"])
         elif match.status != Match.PLAYING:
-            raise Conflict("match_over", "This match is over.")
+            raise Conflict("match_over", gettext("This match is over."))
         else:
             forfeit_match(record, match, color, "forfeit")
         record.lobby_changed()
@@ -153,7 +158,7 @@ def match_abort(*, match_id, reason: str = "aborted by an administrator") -> Mat
     with transaction.atomic():
         match = lock_match(match_id)
         if match.status in (Match.FINISHED, Match.ABORTED):
-            raise Conflict("match_over", "This match is over.")
+            raise Conflict("match_over", gettext("This match is over."))
         record = MatchRecord(match)
         game = current_game(match)
         if game is not None:

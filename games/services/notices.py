@@ -17,37 +17,25 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.core import signing
-from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext, ngettext
 
 from games import clock, conf
 from games.errors import BadRequest, Conflict
-from games.models import Connection, Game, Player
+from games.models import Connection, Game, Match, Player
 from games.services.lifecycle import lock_game
+from games.services.notify import (
+    KINDS, UNSUBSCRIBE_SALT, language_of, mail_later, notify, reachable, site_url, wants,
+)
 from games.services.players import require_active
 from games.services.preferences import player_update_settings
-from games.services.push import push_later, push_targets
 
 VERIFY_SALT = "games.notices.verify"
-UNSUBSCRIBE_SALT = "games.notices.unsubscribe"
 VERIFY_MAX_AGE = 3 * 86_400
-KINDS = {"turn": "mail_turn", "low": "mail_low"}  # notice kind -> the setting that turns it off
-
-
-def site_url(path: str) -> str:
-    return str(conf.value("GAMES_SITE_URL")).rstrip("/") + path
-
-
-def verified_address(player: Player) -> str | None:
-    """The address notices go to: the account's, if the player verified that very address."""
-    email = player.user.email
-    return email if email and player.email_verified == email else None
-
-
-def _mail(subject: str, body: str, to: str) -> None:
-    transaction.on_commit(lambda: send_mail(subject, body, None, [to], fail_silently=False))
 
 
 # -- the address ------------------------------------------------------------------------------
@@ -61,7 +49,7 @@ def player_set_email(*, player: Player, email: str) -> Player:
         try:
             validate_email(email)
         except ValidationError:
-            raise BadRequest("bad_email", "That is not an e-mail address.") from None
+            raise BadRequest("bad_email", gettext("That is not an e-mail address.")) from None
     with transaction.atomic():
         locked = Player.objects.select_for_update(no_key=True, of=("self",)).select_related("user").get(pk=player.pk)
         if locked.user.email != email:
@@ -77,14 +65,14 @@ def email_verification_send(*, player: Player) -> str:
     require_active(player)
     email = player.user.email
     if not email:
-        raise BadRequest("no_email", "Set an e-mail address first.")
+        raise BadRequest("no_email", gettext("Set an e-mail address first."))
     token = signing.dumps({"p": player.pk, "e": email}, salt=VERIFY_SALT)
     link = site_url(f"/accounts/verify-email/{token}/")
+    with translation.override(language_of(player)):
+        subject = gettext("Verify your e-mail address")
+        body = render_to_string("notices/verify.txt", {"player": player, "url": link})
     with transaction.atomic():
-        _mail("Verify your e-mail address",
-              f"Hello {player.display_name},\n\nOpen this link to receive notices of your matches at "
-              f"this address (valid three days):\n\n{link}\n\nIf you did not ask for it, ignore this mail.\n",
-              email)
+        mail_later(subject, body, email)
     return token
 
 
@@ -93,16 +81,16 @@ def email_verify(*, token: str) -> Player:
     try:
         data = signing.loads(str(token)[:500], salt=VERIFY_SALT, max_age=VERIFY_MAX_AGE)
     except signing.SignatureExpired:
-        raise BadRequest("token_expired", "This link has expired: ask for a new one in your settings.") from None
+        raise BadRequest("token_expired", gettext("This link has expired: ask for a new one in your settings.")) from None
     except signing.BadSignature:
-        raise BadRequest("bad_token", "This link is not valid.") from None
+        raise BadRequest("bad_token", gettext("This link is not valid.")) from None
     with transaction.atomic():
         player = (Player.objects.select_for_update(no_key=True, of=("self",)).select_related("user")
                   .filter(pk=data.get("p")).first())
         if player is None:
-            raise BadRequest("bad_token", "This link is not valid.")
+            raise BadRequest("bad_token", gettext("This link is not valid."))
         if player.user.email != data.get("e"):
-            raise Conflict("email_changed", "Your address changed since this link was sent: ask for a new one.")
+            raise Conflict("email_changed", gettext("Your address changed since this link was sent: ask for a new one."))
         player.email_verified = data["e"]
         player.save(update_fields=["email_verified"])
     return player
@@ -111,37 +99,20 @@ def email_verify(*, token: str) -> Player:
 # -- unsubscribing ------------------------------------------------------------------------------
 
 
-def unsubscribe_token(player: Player, kind: str) -> str:
-    return signing.dumps({"p": player.pk, "k": kind}, salt=UNSUBSCRIBE_SALT)
-
-
-def unsubscribe_link(player: Player, kind: str) -> str:
-    return site_url(f"/notices/unsubscribe/{unsubscribe_token(player, kind)}/")
-
-
 def notices_unsubscribe(*, token: str) -> tuple:
     """Turn off the kind of notice a mail's link names: ``(player, kind)``."""
     try:
         data = signing.loads(str(token)[:500], salt=UNSUBSCRIBE_SALT)
     except signing.BadSignature:
-        raise BadRequest("bad_token", "This link is not valid.") from None
+        raise BadRequest("bad_token", gettext("This link is not valid.")) from None
     player = Player.objects.filter(pk=data.get("p")).first()
     if player is None or data.get("k") not in KINDS:
-        raise BadRequest("bad_token", "This link is not valid.")
-    player_update_settings(player=player, changes={KINDS[data["k"]]: False})
+        raise BadRequest("bad_token", gettext("This link is not valid."))
+    player_update_settings(player=player, changes={name: False for name in KINDS[data["k"]]})
     return player, data["k"]
 
 
 # -- the periodic job ---------------------------------------------------------------------------
-
-
-def _wants(player: Player, kind: str) -> bool:
-    """Whether ``player`` is to be told of ``kind`` at all (by e-mail, push or both)."""
-    if player is None or player.is_bot or player.is_guest or player.suspended:
-        return False
-    if not (player.settings or {}).get(KINDS[kind], True):
-        return False
-    return player.vacation_until is None or player.vacation_until <= clock.now()  # on vacation: nothing
 
 
 def notices_send(*, now=None) -> dict:
@@ -166,7 +137,7 @@ def _turn_notices(at) -> int:
                    .values_list("player_id", "match_id"))
     sent = 0
     for pid, (player, games) in waiting.items():
-        if not _wants(player, "turn"):
+        if not wants(player, "turn"):
             continue
         with transaction.atomic():
             locked = Player.objects.select_for_update(no_key=True, of=("self",)).get(pk=pid)
@@ -175,22 +146,23 @@ def _turn_notices(at) -> int:
                 continue  # told within the quiet period
             fresh = [g for g in games if (pid, g.match_id) not in at_board
                      and (last is None or g.clock_started_at > last)]
-            if not fresh or not (verified_address(player) or push_targets(player)):
+            if not fresh or not reachable(player):
                 continue  # nothing to tell, or nowhere to tell it: the quiet period does not start
             locked.turn_noticed_at = at
             locked.save(update_fields=["turn_noticed_at"])
-            lines = "\n".join(f"- against {g.match.player_of('black' if g.clock_color == 'white' else 'white')}"
-                              f": {site_url(f'/games/{g.pk}/')} (time left until "
-                              f"{g.clock_deadline:%Y-%m-%d %H:%M} UTC)" for g in fresh)
-            subject = f"Your turn in {len(fresh)} match{'es' * (len(fresh) != 1)}"
-            pushed = push_later(player, subject, f"Against {_opponent(fresh[0])} and {len(fresh) - 1} more"
-                                if len(fresh) > 1 else f"Against {_opponent(fresh[0])}", f"/games/{fresh[0].pk}/")
-            address = verified_address(player)
-            if address:
-                _mail(subject, f"Hello {player.display_name},\n\nIt is your turn:\n{lines}\n\nAll your matches: "
-                      f"{site_url('/matches/?turn=mine')}\n\nNo more of these mails: "
-                      f"{unsubscribe_link(player, 'turn')}\n", address)
-            sent += 1 if (address or pushed) else 0
+            first, more = _opponent(fresh[0]), len(fresh) - 1
+            told = notify(
+                player, "turn",
+                lambda: ngettext("Your turn in %(count)s match", "Your turn in %(count)s matches", len(fresh))
+                % {"count": len(fresh)},
+                lambda: (ngettext("Against %(name)s and %(count)s more", "Against %(name)s and %(count)s more", more)
+                         % {"name": first, "count": more} if more else gettext("Against %(name)s") % {"name": first}),
+                f"/games/{fresh[0].pk}/",
+                {"games": [{"opponent": _opponent(g), "url": site_url(f"/games/{g.pk}/"),
+                            "deadline": f"{g.clock_deadline:%Y-%m-%d %H:%M}" if g.clock_deadline else ""}
+                           for g in fresh],
+                 "matches_url": site_url("/matches/?turn=mine")})
+            sent += 1 if told else 0
     return sent
 
 
@@ -210,19 +182,26 @@ def _low_notices(at) -> int:
                 continue
             Game.objects.filter(pk=game.pk).update(clock_warned=True)  # once per decision, mailed or not
             player = match.player_of(game.clock_color) if game.clock_color else None
-            if not _wants(player, "low"):
+            if not wants(player, "low"):
                 continue
             hours = max(0, int((game.clock_deadline - at).total_seconds() // 3600))
-            pushed = push_later(player, "Your time is running low",
-                                f"About {hours} hours left against {_opponent(game)}", f"/games/{game.pk}/")
-            address = verified_address(player)
-            if not address:
-                warned += 1 if pushed else 0
-                continue
-            _mail("Your time is running low",
-                  f"Hello {player.display_name},\n\nYou have about {hours} hours left to play in your match against "
-                  f"{match.player_of('black' if game.clock_color == 'white' else 'white')}: "
-                  f"{site_url(f'/games/{game.pk}/')}\nAfter {game.clock_deadline:%Y-%m-%d %H:%M} UTC your opponent "
-                  f"may claim the match.\n\nNo more of these mails: {unsubscribe_link(player, 'low')}\n", address)
-            warned += 1
+            opponent = _opponent(game)
+            warned += 1 if notify(
+                player, "low", lambda: gettext("Your time is running low"),
+                lambda: ngettext("About %(hours)s hour left against %(name)s",
+                                 "About %(hours)s hours left against %(name)s", hours) % {"hours": hours, "name": opponent},
+                f"/games/{game.pk}/",
+                {"hours": hours, "opponent": opponent, "deadline": f"{game.clock_deadline:%Y-%m-%d %H:%M}"}) else 0
     return warned
+
+
+def notice_accepted(match: Match) -> bool:
+    """Tell the creator of a correspondence match that an opponent took the seat (call inside the
+    join's transaction). A live match's creator is in the waiting room: no notice."""
+    creator, opponent = match.white, match.black
+    if not match.corr_days or opponent is None or not wants(creator, "accepted"):
+        return False
+    return notify(creator, "accepted",
+                  lambda: gettext("%(name)s accepted your invitation") % {"name": opponent},
+                  lambda: gettext("Your correspondence match against %(name)s has begun.") % {"name": opponent},
+                  f"/matches/{match.pk}/", {"opponent": opponent, "length": match.length})

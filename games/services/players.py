@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from games.errors import BadRequest, Forbidden
 from games.models import Player
 from games.text import clean_name, name_key
+from django.utils.translation import gettext
 
 
 def player_for_user(user) -> Player:
@@ -36,7 +37,7 @@ def checked_names(*, username, display_name: str = "", reserved_ok: bool = False
     User = get_user_model()
     username = (username or "").strip() if isinstance(username, str) else ""
     if not username or len(username) > 150:
-        raise BadRequest("bad_username", "A name of 1 to 150 characters is required.")
+        raise BadRequest("bad_username", gettext("A name of 1 to 150 characters is required."))
     if not display_name:  # the display name is the username: refused as the username it is
         username = clean_name(username, field="username", code="bad_username", max_length=150, reserved_ok=reserved_ok)
     display = clean_name(display_name or username[:40], reserved_ok=reserved_ok)
@@ -46,9 +47,10 @@ def checked_names(*, username, display_name: str = "", reserved_ok: bool = False
     if player is not None:
         users, players = users.exclude(pk=player.user_id), players.exclude(pk=player.pk)
     if users.exists():
-        raise BadRequest("name_taken", f"The name {username!r} is taken.")
+        raise BadRequest("name_taken", gettext("The name %(username)s is taken.") % {"username": repr(username)})
     if players.exists():
-        raise BadRequest("name_taken", f"The display name {display!r} is taken (or one that looks the same).")
+        raise BadRequest("name_taken", gettext("The display name %(display)s is taken (or one that looks the same).")
+                % {"display": repr(display)})
     return username, display, key
 
 
@@ -73,12 +75,12 @@ def player_register(*, username: str, password: str | None, display_name: str = 
             user.save()
             return Player.objects.create(user=user, display_name=display, name_key=key, is_bot=is_bot)
     except IntegrityError:
-        raise BadRequest("name_taken", f"The name {display!r} is taken.") from None
+        raise BadRequest("name_taken", gettext("The name %(display)s is taken.") % {"display": repr(display)}) from None
 
 
 def require_active(player: Player) -> None:
     """Refuse a suspended (or missing) player."""
     if player is None:
-        raise Forbidden("not_logged_in", "Log in to play.")
+        raise Forbidden("not_logged_in", gettext("Log in to play."))
     if player.suspended:
-        raise Forbidden("suspended", "Your account is suspended.")
+        raise Forbidden("suspended", gettext("Your account is suspended."))

@@ -13,6 +13,7 @@ from django.utils import timezone
 from games.errors import BadRequest, Conflict, NotFound
 from games.models import PracticeExercise, PracticeSession, Player
 from games.selectors.practice import choice_loss, practice_errors
+from django.utils.translation import gettext
 
 __all__ = ["SIZES", "DEFAULT_SIZE", "practice_start", "practice_answer"]
 
@@ -28,7 +29,7 @@ def _size(size) -> int:
     if type(size) is str and size.strip().isdigit():
         size = int(size)
     if type(size) is not int or not 1 <= size <= MAX_SIZE:
-        raise BadRequest("bad_size", f"A session has 1 to {MAX_SIZE} exercises.")
+        raise BadRequest("bad_size", gettext("A session has 1 to %(MAX_SIZE)s exercises.") % {"MAX_SIZE": MAX_SIZE})
     return size
 
 
@@ -37,7 +38,7 @@ def practice_start(*, player: Player, size=DEFAULT_SIZE) -> PracticeSession:
     the positions the player already answered right in an earlier session (they come back
     only when too few are left). ``no_errors`` (409) when the player has none."""
     if player is None:
-        raise BadRequest("not_a_player", "Log in, or play as a guest, to practise.")
+        raise BadRequest("not_a_player", gettext("Log in, or play as a guest, to practise."))
     size = _size(size)
     with transaction.atomic():
         Player.objects.select_for_update(of=("self",)).filter(pk=player.pk).first()
@@ -48,7 +49,7 @@ def practice_start(*, player: Player, size=DEFAULT_SIZE) -> PracticeSession:
             taken = {ex["key"] for ex in errors}
             errors += [ex for ex in practice_errors(player) if ex["key"] not in taken]
         if not errors:
-            raise Conflict("no_errors", "None of your analysed matches has an error to practise yet.")
+            raise Conflict("no_errors", gettext("None of your analysed matches has an error to practise yet."))
         chosen = errors[:size]
         session = PracticeSession.objects.create(player=player, size=len(chosen))
         PracticeExercise.objects.bulk_create([
@@ -67,19 +68,19 @@ def practice_answer(*, player: Player, session_id, exercise_id, choice) -> Pract
         session = (PracticeSession.objects.select_for_update().filter(pk=_int(session_id)).first()
                    if _int(session_id) is not None else None)
         if session is None or player is None or session.player_id != player.pk:
-            raise NotFound("session_not_found", "There is no such practice session of yours.")
+            raise NotFound("session_not_found", gettext("There is no such practice session of yours."))
         exercise = (session.exercises.filter(pk=_int(exercise_id)).first()
                     if _int(exercise_id) is not None else None)
         if exercise is None:
-            raise NotFound("exercise_not_found", "There is no such exercise in this session.")
+            raise NotFound("exercise_not_found", gettext("There is no such exercise in this session."))
         if exercise.choice is not None:
-            raise Conflict("already_answered", "This exercise is already answered.")
+            raise Conflict("already_answered", gettext("This exercise is already answered."))
         key = str(choice) if isinstance(choice, (str, int)) and not isinstance(choice, bool) else ""
         loss = choice_loss(exercise.data, key)
         if loss is None:
             if exercise.kind == "play":
                 raise IllegalChoice("illegal_play", "That play is not one of this position's candidate plays.")
-            raise BadRequest("bad_action", "Choose one of this exercise's cube actions.")
+            raise BadRequest("bad_action", gettext("Choose one of this exercise's cube actions."))
         now = timezone.now()
         exercise.choice, exercise.loss, exercise.correct, exercise.answered_at = key, loss, loss <= RIGHT, now
         exercise.save(update_fields=["choice", "loss", "correct", "answered_at"])

@@ -10,21 +10,25 @@ from games.errors import BadRequest
 from games.models import Player
 from games.selectors.preferences import CHOICES, DEFAULTS, FLAGS, settings_for
 from games.services.players import require_active
+from django.utils.translation import gettext
 
 
 def check_settings(changes) -> dict:
     """The valid ``changes``, or ``BadRequest("bad_setting")`` naming the first bad one."""
     if not isinstance(changes, dict):
-        raise BadRequest("bad_setting", "Settings are an object of names and values.")
+        raise BadRequest("bad_setting", gettext("Settings are an object of names and values."))
     for name, value in changes.items():
         if name in CHOICES:
             if value not in CHOICES[name]:
-                raise BadRequest("bad_setting", f"'{str(name)[:20]}' must be one of {', '.join(CHOICES[name])}.")
+                raise BadRequest("bad_setting", gettext("'%(value)s' must be one of %(values)s.")
+                        % {"value": str(name)[:20], "values": ', '.join(CHOICES[name])})
         elif name in FLAGS:
             if type(value) is not bool:
-                raise BadRequest("bad_setting", f"'{str(name)[:20]}' must be true or false.")
+                raise BadRequest("bad_setting", gettext("'%(value)s' must be true or false.")
+                        % {"value": str(name)[:20]})
         else:
-            raise BadRequest("bad_setting", f"Unknown setting {str(name)[:20]!r}: use {', '.join(DEFAULTS)}.")
+            raise BadRequest("bad_setting", gettext("Unknown setting %(value)s: use %(values)s.")
+                    % {"value": repr(str(name)[:20]), "values": ', '.join(DEFAULTS)})
     return changes
 
 

@@ -17,6 +17,7 @@ from games import conf
 from games.errors import BadRequest
 from games.models import Player, PushSubscription
 from games.services.players import require_active
+from django.utils.translation import gettext
 
 logger = logging.getLogger("games.push")
 
@@ -34,7 +35,7 @@ def push_subscribe(*, player: Player, subscription) -> PushSubscription:
     if (not isinstance(endpoint, str) or not endpoint.startswith(("https://", "http://")) or len(endpoint) > 1000
             or not isinstance(keys, dict) or not all(isinstance(keys.get(k), str) and 0 < len(keys[k]) <= 200
                                                      for k in ("p256dh", "auth"))):
-        raise BadRequest("bad_subscription", "A subscription is {\"endpoint\": url, \"keys\": {\"p256dh\", \"auth\"}}.")
+        raise BadRequest("bad_subscription", gettext("A subscription is {\"endpoint\": url, \"keys\": {\"p256dh\", \"auth\"}}."))
     sub, _ = PushSubscription.objects.update_or_create(
         endpoint=endpoint, defaults={"player": player, "p256dh": keys["p256dh"], "auth": keys["auth"]})
     return sub

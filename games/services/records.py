@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from games.errors import BadRequest, Conflict
 from games.events import Batch, publish_on_commit
+from django.utils.translation import gettext
 
 
 def check_version(current: int, expected, what: str = "game") -> None:
@@ -20,10 +21,11 @@ def check_version(current: int, expected, what: str = "game") -> None:
     if expected is None:
         return
     if type(expected) is not int or expected < 0:
-        raise BadRequest("bad_version", "The version must be a non-negative integer.")
+        raise BadRequest("bad_version", gettext("The version must be a non-negative integer."))
     if expected != current:
         raise Conflict("stale_version",
-                       f"The {what} has moved on (version {current}, you sent {expected}); refresh and try again.")
+                       gettext("The %(what)s has moved on (version %(current)s, you sent %(expected)s); refresh and try again.")
+                               % {"what": what, "current": current, "expected": expected})
 
 
 class Record:

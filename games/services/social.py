@@ -20,6 +20,7 @@ from games.services.matches import match_create, match_join
 from games.services.players import require_active
 from games import conf
 from games.engine import other
+from django.utils.translation import gettext
 
 
 def abandon_after() -> timedelta:
@@ -37,11 +38,12 @@ def chat_room_for(match: Match, player) -> str:
 def chat_text(player, text, max_length: int = ChatMessage.MAX_LENGTH) -> str:
     """A chat line's text from an active, logged-in ``player``, cleaned and within length."""
     if player is None:
-        raise Forbidden("login_required", "Log in to chat.")
+        raise Forbidden("login_required", gettext("Log in to chat."))
     require_active(player)
     text = clean_text(text, field="text", code="bad_chat")
     if len(text) > max_length:
-        raise BadRequest("chat_too_long", f"Chat messages are at most {max_length} characters.")
+        raise BadRequest("chat_too_long", gettext("Chat messages are at most %(max_length)s characters.")
+                % {"max_length": max_length})
     return text
 
 
@@ -50,10 +52,10 @@ def chat_post(*, match_id, player, text) -> ChatMessage:
     text = chat_text(player, text)
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
-        raise NotFound("match_not_found", "No such match.")
+        raise NotFound("match_not_found", gettext("No such match."))
     room = chat_room_for(match, player)
     if room != ChatMessage.PLAYERS and getattr(player, "is_guest", False):
-        raise Forbidden("guest_chat", "Guests talk only with their opponent: sign up to chat with spectators.")
+        raise Forbidden("guest_chat", gettext("Guests talk only with their opponent: sign up to chat with spectators."))
     with transaction.atomic():
         message = ChatMessage.objects.create(match=match, room=room, author=player, name=player.display_name,
                                              text=text)
@@ -129,17 +131,18 @@ def match_claim(*, match_id, player) -> Match:
         match = lock_match(match_id)
         color = seat_of(match, player)
         if match.status != Match.PLAYING:
-            raise Conflict("match_over", "This match is over.")
+            raise Conflict("match_over", gettext("This match is over."))
         absent = other(color)
         if clock.is_correspondence(match):
             return _claim_on_time(match, absent)
         away = getattr(match, f"{absent}_away_since")
         if away is None or bot_level(match.player_of(absent)) is not None:
-            raise Conflict("opponent_present", "Your opponent is connected.")
+            raise Conflict("opponent_present", gettext("Your opponent is connected."))
         waited = clock.now() - away
         if waited < absence_grace():
             left = int((absence_grace() - waited).total_seconds()) + 1
-            raise Conflict("too_early", f"Your opponent may still come back: you can claim in {left} s.")
+            raise Conflict("too_early", gettext("Your opponent may still come back: you can claim in %(left)s s.")
+                    % {"left": left})
         record = MatchRecord(match)
         forfeit_match(record, match, absent, "abandoned")
         record.commit()
@@ -149,10 +152,10 @@ def match_claim(*, match_id, player) -> Match:
 def _claim_on_time(match: Match, late: str) -> Match:
     game = current_game(match)
     if game is None or game.clock_color != late or game.clock_deadline is None:
-        raise Conflict("not_timed_out", "Your opponent is not on the clock: there is nothing to claim.")
+        raise Conflict("not_timed_out", gettext("Your opponent is not on the clock: there is nothing to claim."))
     if clock.now() < game.clock_deadline:
-        raise Conflict("not_timed_out", "Your opponent still has time: you can claim once it runs out "
-                       f"({game.clock_deadline:%Y-%m-%d %H:%M} UTC).")
+        raise Conflict("not_timed_out", gettext("Your opponent still has time: you can claim once it runs out (%(clock_deadline)s UTC).")
+                % {"clock_deadline": format(game.clock_deadline, '%Y-%m-%d %H:%M')})
     record = MatchRecord(match)
     forfeit_match(record, match, late, "timeout", game=game)
     record.commit()
@@ -168,14 +171,14 @@ def match_rematch(*, match_id, player) -> Match:
         old = lock_match(match_id)
         color = seat_of(old, player)
         if old.status != Match.FINISHED:
-            raise Conflict("match_not_over", "A rematch can be offered once the match is over.")
+            raise Conflict("match_not_over", gettext("A rematch can be offered once the match is over."))
         last = Game.objects.filter(match=old).order_by("-number").first()
         last.match = old
         record = MatchRecord(old)
         offered = Match.objects.filter(rematch_of=old, status=Match.OPEN).first()
         if offered is None:
             if Match.objects.filter(rematch_of=old).exists():
-                raise Conflict("rematch_taken", "The rematch has already started.")
+                raise Conflict("rematch_taken", gettext("The rematch has already started."))
             options = {name: getattr(old, name) for name in OPTION_FIELDS}
             new = match_create(creator=old.player_of(color), private=True, spectators_allowed=old.spectators_allowed,
                                anonymous_spectators=old.anonymous_spectators, rated=old.rated, aids=old.aids,
@@ -188,7 +191,7 @@ def match_rematch(*, match_id, player) -> Match:
             record.commit()
             return new
         if offered.white_id == player_id_of(player):
-            raise Conflict("rematch_pending", "You offered the rematch: waiting for your opponent.")
+            raise Conflict("rematch_pending", gettext("You offered the rematch: waiting for your opponent."))
         new = match_join(player=old.player_of(color), invite_code=offered.invite_code)
         game = new.games.get()
         record.add(last, "rematch_start", {"color": color, "match": new.pk, "game": game.pk}, state=None,

@@ -34,16 +34,17 @@ from games.services.lifecycle import (
     valid_id,
 )
 from games.tournament import Arena, Result, TournamentError, load
+from django.utils.translation import gettext
 
 DOUBLE_FORFEIT = "double_forfeit"
 NO_SHOW = "no_show"
 
 
 def lock_tournament(tournament_id) -> Tournament:
-    pk = valid_id(tournament_id, "tournament_not_found", "No such tournament.")
+    pk = valid_id(tournament_id, "tournament_not_found", gettext("No such tournament."))
     found = Tournament.objects.select_for_update(of=("self",), no_key=True).filter(pk=pk).first()
     if found is None:
-        raise NotFound("tournament_not_found", f"There is no tournament {pk}.")
+        raise NotFound("tournament_not_found", gettext("There is no tournament %(pk)s.") % {"pk": pk})
     return found
 
 

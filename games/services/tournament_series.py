@@ -16,6 +16,7 @@ from games.errors import BadRequest
 from games.models import Player, TournamentSeries
 from games.services.players import require_active
 from games.services.tournaments import tournament_create
+from django.utils.translation import gettext
 
 MAX_RULE = 200
 MAX_LEAD_HOURS = 24 * 30
@@ -24,16 +25,18 @@ MAX_LEAD_HOURS = 24 * 30
 def rule_of(text: str, first_start):
     """The dateutil rule of ``text`` from ``first_start`` (``bad_rrule`` when it cannot be read)."""
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_RULE:
-        raise BadRequest("bad_rrule", f"A schedule is an iCalendar RRULE of at most {MAX_RULE} characters.")
+        raise BadRequest("bad_rrule", gettext("A schedule is an iCalendar RRULE of at most %(MAX_RULE)s characters.")
+                % {"MAX_RULE": MAX_RULE})
     text = text.strip()
     if text.upper().startswith("RRULE:"):
         text = text[len("RRULE:"):]
     if "DTSTART" in text.upper() or "\n" in text:
-        raise BadRequest("bad_rrule", "Give the rule alone (FREQ=...); the first start is its own field.")
+        raise BadRequest("bad_rrule", gettext("Give the rule alone (FREQ=...); the first start is its own field."))
     try:
         return rrulestr(text, dtstart=first_start)
     except (ValueError, TypeError) as exc:
-        raise BadRequest("bad_rrule", f"That is not an RRULE dateutil can read ({exc}).") from None
+        raise BadRequest("bad_rrule", gettext("That is not an RRULE dateutil can read (%(exc)s).")
+                % {"exc": exc}) from None
 
 
 def next_start(series: TournamentSeries, after):
@@ -49,13 +52,14 @@ def tournament_series_create(*, by: Player | None, name, format, length: int = 7
     if by is not None:
         require_active(by)
     if first_start is None or first_start.tzinfo is None:
-        raise BadRequest("bad_start", "The first start is a time with its time zone.")
+        raise BadRequest("bad_start", gettext("The first start is a time with its time zone."))
     first_start = first_start.astimezone(dt_timezone.utc)
     rule = rule_of(rrule, first_start)
     if rule.after(first_start, inc=True) is None:
-        raise BadRequest("bad_rrule", "That schedule has no occurrence.")
+        raise BadRequest("bad_rrule", gettext("That schedule has no occurrence."))
     if type(lead_hours) is not int or not 0 <= lead_hours <= MAX_LEAD_HOURS:
-        raise BadRequest("bad_lead", f"The lead is a whole number of hours from 0 to {MAX_LEAD_HOURS}.")
+        raise BadRequest("bad_lead", gettext("The lead is a whole number of hours from 0 to %(MAX_LEAD_HOURS)s.")
+                % {"MAX_LEAD_HOURS": MAX_LEAD_HOURS})
     with transaction.atomic():
         probe = tournament_create(by=by, name=name, format=format, length=length, options=options,
                                   round_deadline_hours=round_deadline_hours, max_entrants=max_entrants)

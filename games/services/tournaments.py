@@ -22,6 +22,7 @@ from games.services.players import require_active
 from games.services.tournament_play import advance, bump, check, event_of, lock_tournament, running_links
 from games.tournament import FORMATS, TournamentError, new_event
 from games.tournament.records import Entrant
+from django.utils.translation import gettext
 
 MAX_NAME = 80
 MAX_ENTRANTS = 1024
@@ -43,7 +44,7 @@ def is_director(tournament: Tournament, player) -> bool:
 def _require_director(tournament: Tournament, by) -> None:
     """``by`` None is the site itself (a command, a periodic job)."""
     if by is not None and not is_director(tournament, by):
-        raise Forbidden("not_a_director", "Only the tournament's directors can do that.")
+        raise Forbidden("not_a_director", gettext("Only the tournament's directors can do that."))
 
 
 def pure_options(format: str, options: dict, *, start=None) -> dict:
@@ -58,15 +59,15 @@ def pure_options(format: str, options: dict, *, start=None) -> dict:
 
 def _check_options(format: str, options) -> dict:
     if format not in FORMATS:
-        raise BadRequest("bad_format", f"A format is one of {', '.join(FORMATS)}.")
+        raise BadRequest("bad_format", gettext("A format is one of %(values)s.") % {"values": ', '.join(FORMATS)})
     if not isinstance(options, dict):
-        raise BadRequest("bad_option", "Options are a JSON object.")
+        raise BadRequest("bad_option", gettext("Options are a JSON object."))
     for name in ("cube", "crawford", "rated"):
         if name in options and type(options[name]) is not bool:
-            raise BadRequest("bad_option", f"'{name}' must be true or false.")
+            raise BadRequest("bad_option", gettext("'%(name)s' must be true or false.") % {"name": name})
     minutes = options.get("minutes", 60)
     if type(minutes) is not int or not 1 <= minutes <= 24 * 60:
-        raise BadRequest("bad_option", "'minutes' (an arena's length) is a whole number from 1 to 1440.")
+        raise BadRequest("bad_option", gettext("'minutes' (an arena's length) is a whole number from 1 to 1440."))
     try:
         FORMATS[format].OPTIONS.from_dict(pure_options(format, options))
     except TournamentError as exc:
@@ -83,18 +84,21 @@ def tournament_create(*, by: Player | None, name, format, length: int = 7, optio
     if by is not None:
         require_active(by)
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
-        raise BadRequest("bad_name", f"A tournament's name is 1 to {MAX_NAME} characters.")
+        raise BadRequest("bad_name", gettext("A tournament's name is 1 to %(MAX_NAME)s characters.")
+                % {"MAX_NAME": MAX_NAME})
     if type(length) is not int or not 1 <= length <= 99:
-        raise BadRequest("bad_length", "The match length is a whole number of points from 1 to 99.")
+        raise BadRequest("bad_length", gettext("The match length is a whole number of points from 1 to 99."))
     options = dict(options or {})
     lengths = dict(options.get("lengths") or {})
     lengths.setdefault("default", length)
     options["lengths"] = lengths
     options = _check_options(format, options)
     if type(round_deadline_hours) is not int or not 0 <= round_deadline_hours <= MAX_DEADLINE_HOURS:
-        raise BadRequest("bad_deadline", f"The round deadline is a whole number of hours from 0 to {MAX_DEADLINE_HOURS}.")
+        raise BadRequest("bad_deadline", gettext("The round deadline is a whole number of hours from 0 to %(MAX_DEADLINE_HOURS)s.")
+                % {"MAX_DEADLINE_HOURS": MAX_DEADLINE_HOURS})
     if max_entrants is not None and (type(max_entrants) is not int or not 2 <= max_entrants <= MAX_ENTRANTS):
-        raise BadRequest("bad_limit", f"The entry limit is a whole number from 2 to {MAX_ENTRANTS}.")
+        raise BadRequest("bad_limit", gettext("The entry limit is a whole number from 2 to %(MAX_ENTRANTS)s.")
+                % {"MAX_ENTRANTS": MAX_ENTRANTS})
     with transaction.atomic():
         tournament = Tournament.objects.create(
             name=name.strip(), format=format, options=options, created_by=by, starts_at=starts_at,
@@ -112,19 +116,20 @@ def tournament_enter(*, tournament_id, player: Player, by: Player | None = None)
         if by is not None and by.pk != player.pk:
             _require_director(tournament, by)
         if tournament.status != Tournament.REGISTERING:
-            raise Conflict("registration_closed", "This tournament takes no more entries.")
+            raise Conflict("registration_closed", gettext("This tournament takes no more entries."))
         entry = Entry.objects.filter(tournament=tournament, player=player).first()
         if entry is not None and entry.status == Entry.ENTERED:
-            raise Conflict("already_entered", "You are entered already.")
+            raise Conflict("already_entered", gettext("You are entered already."))
         count = Entry.objects.filter(tournament=tournament, status=Entry.ENTERED).count()
         if tournament.max_entrants is not None and count >= tournament.max_entrants:
-            raise Conflict("tournament_full", f"This tournament is full ({tournament.max_entrants} entrants).")
+            raise Conflict("tournament_full", gettext("This tournament is full (%(max_entrants)s entrants).")
+                    % {"max_entrants": tournament.max_entrants})
         if entry is None:
             try:
                 with transaction.atomic():
                     entry = Entry.objects.create(tournament=tournament, player=player)
             except IntegrityError:  # pragma: no cover - the tournament's lock serialises entries
-                raise Conflict("already_entered", "You are entered already.") from None
+                raise Conflict("already_entered", gettext("You are entered already.")) from None
         else:
             entry.status = Entry.ENTERED
             entry.save(update_fields=["status"])
@@ -136,7 +141,8 @@ def tournament_add_bots(*, tournament_id, level, count: int, by: Player | None =
     """A director fills the field with ``count`` house bots of ``level`` (numbers 1, 2...
     of the level not entered yet)."""
     if type(count) is not int or not 1 <= count <= MAX_ENTRANTS:
-        raise BadRequest("bad_count", f"The number of bots is a whole number from 1 to {MAX_ENTRANTS}.")
+        raise BadRequest("bad_count", gettext("The number of bots is a whole number from 1 to %(MAX_ENTRANTS)s.")
+                % {"MAX_ENTRANTS": MAX_ENTRANTS})
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
         _require_director(tournament, by)
@@ -155,7 +161,7 @@ def tournament_withdraw(*, tournament_id, player: Player, by: Player | None = No
     is just marked; once running, the match they are playing is forfeited to the opponent
     and the event withdraws them (docs/TOURNAMENTS.md, "Withdrawals")."""
     with transaction.atomic():
-        pk = valid_id(tournament_id, "tournament_not_found", "No such tournament.")
+        pk = valid_id(tournament_id, "tournament_not_found", gettext("No such tournament."))
         # lock order: the player's running matches of the event first, then the tournament
         for match_id in sorted(running_links(pk, player.pk)):
             lock_match(match_id)
@@ -164,9 +170,9 @@ def tournament_withdraw(*, tournament_id, player: Player, by: Player | None = No
             _require_director(tournament, by)
         entry = Entry.objects.filter(tournament=tournament, player=player, status=Entry.ENTERED).first()
         if entry is None:
-            raise Conflict("not_entered", "You are not entered in this tournament.")
+            raise Conflict("not_entered", gettext("You are not entered in this tournament."))
         if tournament.status in (Tournament.FINISHED, Tournament.CANCELLED):
-            raise Conflict("tournament_over", "This tournament is over.")
+            raise Conflict("tournament_over", gettext("This tournament is over."))
         entry.status = Entry.WITHDRAWN
         entry.save(update_fields=["status"])
         if tournament.status == Tournament.RUNNING:
@@ -192,7 +198,7 @@ def tournament_start(*, tournament_id, by: Player | None = None, now=None) -> To
         tournament = lock_tournament(tournament_id)
         _require_director(tournament, by)
         if tournament.status != Tournament.REGISTERING:
-            raise Conflict("already_started", "This tournament has started already.")
+            raise Conflict("already_started", gettext("This tournament has started already."))
         entries = (Entry.objects.filter(tournament=tournament, status=Entry.ENTERED).select_related("player")
                    .order_by("pk"))
         entrants = [Entrant(e.player_id, rating=float(e.player.rating)) for e in entries]
@@ -230,7 +236,7 @@ def tournament_cancel(*, tournament_id, by: Player | None = None) -> Tournament:
         tournament = lock_tournament(tournament_id)
         _require_director(tournament, by)
         if tournament.status != Tournament.REGISTERING:
-            raise Conflict("already_started", "Only a tournament that has not started can be cancelled.")
+            raise Conflict("already_started", gettext("Only a tournament that has not started can be cancelled."))
         tournament.status = Tournament.CANCELLED
         tournament.finished_at = clock.now()
         tournament.save(update_fields=["status", "finished_at"])

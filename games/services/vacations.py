@@ -19,6 +19,7 @@ from games.errors import BadRequest, Conflict
 from games.models import Game, Match, Player
 from games.services.lifecycle import lock_game
 from games.services.players import require_active
+from django.utils.translation import gettext, ngettext
 
 
 def days_per_year() -> int:
@@ -45,7 +46,7 @@ def player_vacation_start(*, player: Player, days) -> Player:
     then the player's row."""
     require_active(player)
     if type(days) is not int or days < 1:
-        raise BadRequest("bad_days", "A vacation is a whole number of days, at least 1.")
+        raise BadRequest("bad_days", gettext("A vacation is a whole number of days, at least 1."))
     at = clock.now()
     with transaction.atomic():
         games = list(Game.objects.filter(status=Game.PLAYING, match__status=Match.PLAYING, match__corr_days__gt=0)
@@ -54,10 +55,13 @@ def player_vacation_start(*, player: Player, days) -> Player:
         locked_games = [lock_game(game_id) for game_id in games]
         locked = Player.objects.select_for_update(no_key=True, of=("self",)).get(pk=player.pk)
         if on_vacation(locked, at):
-            raise Conflict("on_vacation", f"You are on vacation until {locked.vacation_until:%Y-%m-%d %H:%M} UTC.")
+            raise Conflict("on_vacation", gettext("You are on vacation until %(vacation_until)s UTC.")
+                    % {"vacation_until": format(locked.vacation_until, '%Y-%m-%d %H:%M')})
         left = vacation_days_left(locked, at)
         if days > left:
-            raise BadRequest("vacation_too_long", f"You have {left} day{'s' * (left != 1)} of vacation left this year.")
+            raise BadRequest("vacation_too_long", ngettext(
+                "You have %(left)s day of vacation left this year.", "You have %(left)s days of vacation left this year.",
+                left) % {"left": left})
         length = timedelta(days=days)
         for game, match in locked_games:
             color = match.color_of(player.pk)

@@ -169,6 +169,7 @@ PERIODIC = [
     Periodic("jobs", 10, long.heal_jobs),
     Periodic("abandoned", 60, services.close_abandoned),
     Periodic("notices", 60, services.notices_send),
+    Periodic("digest", 600, services.digests_send),
     Periodic("queue", 60, services.queue_expire),
     Periodic("tournaments", 10, _tournaments),
     Periodic("tournament_deadlines", 30, services.tournament_expire_deadlines),

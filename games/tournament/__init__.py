@@ -49,6 +49,7 @@ from .records import (
 )
 from .roundrobin import RoundRobin
 from .swiss import Swiss
+from games.engine.errors import gettext_noop
 
 FORMATS = {cls.FORMAT: cls for cls in (Knockout, DoubleElimination, Swiss, RoundRobin, GroupsKnockout, Arena)}
 
@@ -57,7 +58,8 @@ def _format(name: str):
     try:
         return FORMATS[name]
     except (KeyError, TypeError):
-        raise TournamentError("bad_format", f"A format is one of {', '.join(FORMATS)}.") from None
+        raise TournamentError("bad_format", gettext_noop("A format is one of %(value)s."),
+                params={"value": ', '.join(FORMATS)}) from None
 
 
 def new_event(format: str, entrants, options=None, *, rng=None) -> Event:
@@ -71,14 +73,15 @@ def new_event(format: str, entrants, options=None, *, rng=None) -> Event:
 def load(data: dict) -> Event:
     """The event stored by its ``to_dict()``."""
     if not isinstance(data, dict):
-        raise TournamentError("bad_state", "A stored event is a dict.")
+        raise TournamentError("bad_state", gettext_noop("A stored event is a dict."))
     cls = _format(data.get("format"))
     try:
         return cls.from_dict(data)
     except TournamentError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise TournamentError("bad_state", f"A stored {cls.FORMAT} event that cannot be read ({exc!r}).") from None
+        raise TournamentError("bad_state", gettext_noop("A stored %(FORMAT)s event that cannot be read (%(exc)s)."),
+                params={"FORMAT": cls.FORMAT, "exc": repr(exc)}) from None
 
 
 __all__ = [

@@ -63,6 +63,7 @@ from .options import ArenaOptions
 from .pairing import ADJACENT, pair_field
 from .records import DOUBLE_FORFEIT, FORFEIT, Entrant, Pairing, Record, Result, Standing
 from .standings import ACTIVE, WITHDRAWN, ranked, tally
+from games.engine.errors import gettext_noop
 
 STAGE = "arena"
 
@@ -87,7 +88,7 @@ class Arena(Event):
     def new(cls, entrants, options: ArenaOptions | None = None, *, rng=None) -> "Arena":
         """An arena with every entrant in the pool from the start (``options`` say when)."""
         if options is None:
-            raise TournamentError("bad_option", "An arena needs its start and end.")
+            raise TournamentError("bad_option", gettext_noop("An arena needs its start and end."))
         event = super().new(entrants, options, rng=rng)
         return replace(event, pool=tuple((p, options.start) for p in event.players), clock=options.start)
 
@@ -144,7 +145,7 @@ class Arena(Event):
     def tick(self, now: float) -> "Arena":
         """The arena at time ``now``: closed once the end has passed."""
         if type(now) not in (int, float):
-            raise TournamentError("bad_time", "A time is a number of seconds.")
+            raise TournamentError("bad_time", gettext_noop("A time is a number of seconds."))
         clock = max(self.clock, now)
         if clock >= self.options.end and not self.closed:
             return replace(self, clock=clock, closed=True, pool=())
@@ -182,7 +183,7 @@ class Arena(Event):
         did not come are paused instead)."""
         arena = self if now is None else self.tick(now)
         if not isinstance(result, Result):
-            raise TournamentError("bad_result", "A result is a Result.")
+            raise TournamentError("bad_result", gettext_noop("A result is a Result."))
         return arena.finish(Record(arena.pairing(key), result)).settled()
 
     def finish(self, record: Record) -> "Arena":
@@ -209,9 +210,9 @@ class Arena(Event):
         arena = self.tick(now)
         entrant = as_entrant(entrant)
         if entrant.id in arena.seeds:
-            raise TournamentError("duplicate_entrant", "A player can enter an event only once.")
+            raise TournamentError("duplicate_entrant", gettext_noop("A player can enter an event only once."))
         if arena.closed:
-            raise TournamentError("event_over", "The arena has ended.")
+            raise TournamentError("event_over", gettext_noop("The arena has ended."))
         late = Entrant(entrant.id, entrant.rating, len(arena.entrants) + 1)
         return replace(arena, entrants=arena.entrants + (late,), pool=arena.pool + ((late.id, arena.clock),))
 
@@ -219,7 +220,8 @@ class Arena(Event):
         """``player``, waiting in the pool, leaves it until :meth:`resume`."""
         self.check_entrant(player)
         if player not in self.waiting:
-            raise TournamentError("not_waiting", f"{player!r} is not waiting to be paired.")
+            raise TournamentError("not_waiting", gettext_noop("%(player)s is not waiting to be paired."),
+                    params={"player": repr(player)})
         return replace(self, pool=tuple(i for i in self.pool if i[0] != player), paused=self.paused + (player,))
 
     def resume(self, player, now: float) -> "Arena":
@@ -227,7 +229,8 @@ class Arena(Event):
         arena = self.tick(now)
         arena.check_entrant(player)
         if player not in arena.paused:
-            raise TournamentError("not_paused", f"{player!r} is not paused.")
+            raise TournamentError("not_paused", gettext_noop("%(player)s is not paused."),
+                    params={"player": repr(player)})
         pool = arena.pool if arena.closed else arena.pool + ((player, arena.clock),)
         return replace(arena, pool=pool, paused=tuple(p for p in arena.paused if p != player))
 

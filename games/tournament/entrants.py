@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from .errors import TournamentError
 from .records import Entrant
+from games.engine.errors import gettext_noop
 
 RATING = "rating"  # highest rating first; equal ratings keep the order of registration
 RANDOM = "random"  # a draw from the injected ``random.Random``
@@ -41,18 +42,19 @@ def seeded(entrants, method: str = RATING, *, rng=None) -> tuple:
     field = tuple(as_entrant(e) for e in entrants)
     ids = [e.id for e in field]
     if len(set(ids)) != len(ids):
-        raise TournamentError("duplicate_entrant", "A player can enter an event only once.")
+        raise TournamentError("duplicate_entrant", gettext_noop("A player can enter an event only once."))
     if method == RATING:
         order = sorted(field, key=lambda e: (e.rating is None, -(e.rating or 0)))
     elif method == RANDOM:
         if rng is None or not hasattr(rng, "shuffle"):
-            raise TournamentError("no_random", "A random draw needs a random.Random (seeded by the caller).")
+            raise TournamentError("no_random", gettext_noop("A random draw needs a random.Random (seeded by the caller)."))
         order = list(field)
         rng.shuffle(order)
     elif method == GIVEN:
         order = list(field)
     else:
-        raise TournamentError("bad_seeding", f"Seeding is one of {', '.join(SEEDINGS)}.")
+        raise TournamentError("bad_seeding", gettext_noop("Seeding is one of %(value)s."),
+                params={"value": ', '.join(SEEDINGS)})
     return tuple(Entrant(e.id, e.rating, i) for i, e in enumerate(order, 1))
 
 

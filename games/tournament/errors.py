@@ -13,7 +13,7 @@ not_pending - That match is not waiting for a result.
 
 from __future__ import annotations
 
-from games.engine.errors import EngineError
+from games.engine.errors import EngineError, gettext_noop
 
 
 class TournamentError(EngineError):
@@ -26,11 +26,13 @@ def check_player(player) -> object:
     """Players are opaque ids: a non-empty string or an integer (JSON-ready, hashable)."""
     if type(player) is int or (type(player) is str and player):
         return player
-    raise TournamentError("bad_player", f"A player id must be an integer or a non-empty string, not {player!r}.")
+    raise TournamentError("bad_player", gettext_noop("A player id must be an integer or a non-empty string, not %(player)s."),
+            params={"player": repr(player)})
 
 
 def check_int(name: str, value, low: int, high: int) -> int:
     """``value`` as an int within ``low..high``, else a ``bad_option`` error naming ``name``."""
     if type(value) is not int or not low <= value <= high:
-        raise TournamentError("bad_option", f"{name} must be a whole number from {low} to {high}.")
+        raise TournamentError("bad_option", gettext_noop("%(name)s must be a whole number from %(low)s to %(high)s."),
+                params={"name": name, "low": low, "high": high})
     return value

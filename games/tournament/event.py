@@ -40,6 +40,7 @@ from .entrants import seeded
 from .errors import TournamentError, check_player
 from .options import Options
 from .records import Entrant, Pairing, Record, Result
+from games.engine.errors import gettext_noop
 
 VERSION = 1  # of the stored dict
 
@@ -71,10 +72,12 @@ class Event:
         """The entrants seeded by ``options.seeding`` (``rng``: a random.Random for a
         random draw), checked against the format's minimum field."""
         if not isinstance(options, cls.OPTIONS):
-            raise TournamentError("bad_option", f"A {cls.FORMAT} event takes {cls.OPTIONS.__name__}.")
+            raise TournamentError("bad_option", gettext_noop("A %(FORMAT)s event takes %(name)s."),
+                    params={"FORMAT": cls.FORMAT, "name": cls.OPTIONS.__name__})
         field = seeded(entrants, options.seeding, rng=rng)
         if len(field) < cls.MIN_ENTRANTS:
-            raise TournamentError("too_few_entrants", f"A {cls.FORMAT} event needs at least {cls.MIN_ENTRANTS} entrants.")
+            raise TournamentError("too_few_entrants", gettext_noop("A %(FORMAT)s event needs at least %(MIN_ENTRANTS)s entrants."),
+                    params={"FORMAT": cls.FORMAT, "MIN_ENTRANTS": cls.MIN_ENTRANTS})
         return field
 
     # -- queries ----------------------------------------------------------------------
@@ -105,7 +108,7 @@ class Event:
         return False
 
     def pair_next_round(self) -> "Event":
-        raise TournamentError("nothing_to_pair", "This event pairs its matches as results come in.")
+        raise TournamentError("nothing_to_pair", gettext_noop("This event pairs its matches as results come in."))
 
     def pending(self) -> tuple:
         """The pairings ready to play and not yet decided (both players known)."""
@@ -129,13 +132,16 @@ class Event:
             if p.key == key:
                 return p
         if key in self.results:
-            raise TournamentError("already_decided", f"{key} has its result already.")
-        raise TournamentError("not_pending", f"{key} is not a match waiting for a result.")
+            raise TournamentError("already_decided", gettext_noop("%(key)s has its result already."),
+                    params={"key": key})
+        raise TournamentError("not_pending", gettext_noop("%(key)s is not a match waiting for a result."),
+                params={"key": key})
 
     def check_entrant(self, player) -> object:
         check_player(player)
         if player not in self.seeds:
-            raise TournamentError("not_entered", f"{player!r} is not in this event.")
+            raise TournamentError("not_entered", gettext_noop("%(player)s is not in this event."),
+                    params={"player": repr(player)})
         return player
 
     # -- actions ----------------------------------------------------------------------
@@ -143,7 +149,7 @@ class Event:
         """Record the result of the pending pairing ``key`` (played, forfeit, double
         forfeit or awarded)."""
         if not isinstance(result, Result):
-            raise TournamentError("bad_result", "A result is a Result.")
+            raise TournamentError("bad_result", gettext_noop("A result is a Result."))
         record = Record(self.pairing(key), result)
         return self.with_records((record,))
 
@@ -153,7 +159,8 @@ class Event:
         no more, and their results so far stand."""
         self.check_entrant(player)
         if player in self.withdrawn:
-            raise TournamentError("already_withdrawn", f"{player!r} has withdrawn already.")
+            raise TournamentError("already_withdrawn", gettext_noop("%(player)s has withdrawn already."),
+                    params={"player": repr(player)})
         return replace(self, withdrawn=self.withdrawn + (player,)).settled()
 
     def with_records(self, records: tuple) -> "Event":
@@ -199,9 +206,11 @@ class Event:
     def base_from_dict(cls, data: dict) -> dict:
         """The shared fields, as keyword arguments, from :meth:`to_dict`'s dict."""
         if data.get("format") != cls.FORMAT:
-            raise TournamentError("bad_state", f"That is not a {cls.FORMAT} event.")
+            raise TournamentError("bad_state", gettext_noop("That is not a %(FORMAT)s event."),
+                    params={"FORMAT": cls.FORMAT})
         if data.get("version") != VERSION:
-            raise TournamentError("bad_state", f"Unknown version {data.get('version')!r} of a stored event.")
+            raise TournamentError("bad_state", gettext_noop("Unknown version %(value)s of a stored event."),
+                    params={"value": repr(data.get('version'))})
         return {
             "entrants": tuple(Entrant.from_dict(e) for e in data["entrants"]),
             "options": cls.OPTIONS.from_dict(data["options"]),

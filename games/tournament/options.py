@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, fields
 from games.engine.wire import camel
 from .entrants import SEEDINGS
 from .errors import TournamentError, check_int
+from games.engine.errors import gettext_noop
 
 MAX_LENGTH = 99  # points: a match longer than this is not a tournament match
 NONE, SIMPLE, PROGRESSIVE = "none", "simple", "progressive"
@@ -67,11 +68,12 @@ def _known(cls, data) -> dict:
     """Keyword arguments of dataclass ``cls`` from a camelCase dict; missing keys take the
     defaults, unknown keys are refused."""
     if not isinstance(data, dict):
-        raise TournamentError("bad_option", "Options are a dict.")
+        raise TournamentError("bad_option", gettext_noop("Options are a dict."))
     names = {camel(f.name): f.name for f in fields(cls)}
     unknown = set(data) - set(names)
     if unknown:
-        raise TournamentError("bad_option", f"Unknown options: {', '.join(sorted(unknown))}.")
+        raise TournamentError("bad_option", gettext_noop("Unknown options: %(value)s."),
+                params={"value": ', '.join(sorted(unknown))})
     return {names[key]: value for key, value in data.items()}
 
 
@@ -86,9 +88,10 @@ class Options:
         if isinstance(self.lengths, dict):
             object.__setattr__(self, "lengths", Lengths.from_dict(self.lengths))
         if not isinstance(self.lengths, Lengths):
-            raise TournamentError("bad_option", "lengths must be match lengths.")
+            raise TournamentError("bad_option", gettext_noop("lengths must be match lengths."))
         if self.seeding not in SEEDINGS:
-            raise TournamentError("bad_seeding", f"Seeding is one of {', '.join(SEEDINGS)}.")
+            raise TournamentError("bad_seeding", gettext_noop("Seeding is one of %(value)s."),
+                    params={"value": ', '.join(SEEDINGS)})
         self.check()
 
     def check(self) -> None:
@@ -108,7 +111,7 @@ class Options:
 
 def _check_flag(name: str, value) -> None:
     if type(value) is not bool:
-        raise TournamentError("bad_option", f"{name} must be true or false.")
+        raise TournamentError("bad_option", gettext_noop("%(name)s must be true or false."), params={"name": name})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -119,7 +122,8 @@ class KnockoutOptions(Options):
 
     def check(self):
         if self.consolation not in CONSOLATIONS:
-            raise TournamentError("bad_option", f"consolation is one of {', '.join(CONSOLATIONS)}.")
+            raise TournamentError("bad_option", gettext_noop("consolation is one of %(value)s."),
+                    params={"value": ', '.join(CONSOLATIONS)})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -184,11 +188,12 @@ class ArenaOptions(Options):
     def check(self):
         for name in ("start", "end", "rematch_wait"):
             if type(getattr(self, name)) not in (int, float):
-                raise TournamentError("bad_option", f"{camel(name)} must be a number of seconds.")
+                raise TournamentError("bad_option", gettext_noop("%(camel)s must be a number of seconds."),
+                        params={"camel": camel(name)})
         if self.end <= self.start:
-            raise TournamentError("bad_option", "An arena ends after it starts.")
+            raise TournamentError("bad_option", gettext_noop("An arena ends after it starts."))
         if self.rematch_wait < 0:
-            raise TournamentError("bad_option", "rematchWait cannot be negative.")
+            raise TournamentError("bad_option", gettext_noop("rematchWait cannot be negative."))
         check_int("winPoints", self.win_points, 1, 100)
         check_int("streak", self.streak, 1, 100)
 

@@ -38,6 +38,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from .errors import TournamentError
+from games.engine.errors import gettext_noop
 
 DUTCH = "dutch"
 ADJACENT = "adjacent"
@@ -60,7 +61,7 @@ def pair_field(order, met, *, style: str = DUTCH, groups=None, sitout=()) -> Dra
     field, one of ``sitout`` (in order of preference) sits out."""
     order = list(order)
     if len(set(order)) != len(order):
-        raise TournamentError("duplicate_player", "A player can be paired only once in a round.")
+        raise TournamentError("duplicate_player", gettext_noop("A player can be paired only once in a round."))
     labels = dict(zip(order, groups)) if groups is not None else {}
     if len(order) % 2 == 0:
         pairs, repeats = _pair_even(order, met, style, labels)
@@ -77,7 +78,7 @@ def pair_field(order, met, *, style: str = DUTCH, groups=None, sitout=()) -> Dra
         if best is None or repeats < best.repeats:
             best = Draw(pairs, candidate, repeats)
     if best is None:
-        raise TournamentError("odd_field", "An odd field needs someone to sit out.")
+        raise TournamentError("odd_field", gettext_noop("An odd field needs someone to sit out."))
     return best
 
 
@@ -90,7 +91,8 @@ def _pair_even(order: list, met, style: str, labels: dict) -> tuple:
     elif style == ADJACENT:
         mate = _adjacent(n, banned)
     else:
-        raise TournamentError("bad_style", f"A pairing style is {DUTCH} or {ADJACENT}.")
+        raise TournamentError("bad_style", gettext_noop("A pairing style is %(DUTCH)s or %(ADJACENT)s."),
+                params={"DUTCH": DUTCH, "ADJACENT": ADJACENT})
     for v in range(n):
         if mate[v] == -1:
             _augment(v, mate, banned)

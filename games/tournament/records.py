@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from games.engine.wire import from_wire, to_wire
 
 from .errors import TournamentError, check_player
+from games.engine.errors import gettext_noop
 
 # -- how a match was decided ------------------------------------------------------------
 PLAYED = "played"  # played to the end on the board
@@ -55,9 +56,9 @@ class Entrant:
     def __post_init__(self):
         check_player(self.id)
         if self.rating is not None and type(self.rating) not in (int, float):
-            raise TournamentError("bad_rating", "A rating must be a number or none.")
+            raise TournamentError("bad_rating", gettext_noop("A rating must be a number or none."))
         if self.seed is not None and (type(self.seed) is not int or self.seed < 1):
-            raise TournamentError("bad_seed", "A seed must be a whole number from 1.")
+            raise TournamentError("bad_seed", gettext_noop("A seed must be a whole number from 1."))
 
     def to_dict(self) -> dict:
         return to_wire(self)
@@ -97,7 +98,8 @@ class Pairing:
             return self.b
         if player == self.b:
             return self.a
-        raise TournamentError("not_in_pairing", f"{player!r} does not play in {self.key}.")
+        raise TournamentError("not_in_pairing", gettext_noop("%(player)s does not play in %(key)s."),
+                params={"player": repr(player), "key": self.key})
 
     def to_dict(self) -> dict:
         return to_wire(self)
@@ -118,18 +120,19 @@ class Result:
 
     def __post_init__(self):
         if self.kind not in KINDS:
-            raise TournamentError("bad_result", f"A result is one of {', '.join(KINDS)}.")
+            raise TournamentError("bad_result", gettext_noop("A result is one of %(value)s."),
+                    params={"value": ', '.join(KINDS)})
         if (self.winner is None) != (self.kind == DOUBLE_FORFEIT):
-            raise TournamentError("bad_result", "Every result but a double forfeit names its winner.")
+            raise TournamentError("bad_result", gettext_noop("Every result but a double forfeit names its winner."))
         if self.score is None:
             return
         if self.kind not in (PLAYED, AWARDED):
-            raise TournamentError("bad_score", "Only a played or awarded match has a score.")
+            raise TournamentError("bad_score", gettext_noop("Only a played or awarded match has a score."))
         score = tuple(self.score)
         if len(score) != 2 or any(type(s) is not int or s < 0 for s in score):
-            raise TournamentError("bad_score", "A score is two whole numbers of points, winner's first.")
+            raise TournamentError("bad_score", gettext_noop("A score is two whole numbers of points, winner's first."))
         if self.kind == PLAYED and score[0] <= score[1]:
-            raise TournamentError("bad_score", "The winner of a played match has more points than the loser.")
+            raise TournamentError("bad_score", gettext_noop("The winner of a played match has more points than the loser."))
         object.__setattr__(self, "score", score)
 
     @classmethod
@@ -173,9 +176,10 @@ class Record:
 
     def __post_init__(self):
         if self.result.winner is not None and self.result.winner not in self.pairing.players:
-            raise TournamentError("bad_winner", f"The winner must be one of {list(self.pairing.players)}.")
+            raise TournamentError("bad_winner", gettext_noop("The winner must be one of %(list)s."),
+                    params={"list": list(self.pairing.players)})
         if (self.result.kind == BYE) != self.pairing.is_bye:
-            raise TournamentError("bad_result", "Only a bye is decided by a bye.")
+            raise TournamentError("bad_result", gettext_noop("Only a bye is decided by a bye."))
 
     @property
     def key(self) -> str:

@@ -54,6 +54,7 @@ from .pairing import DUTCH, pair_field
 from .records import BYE, Entrant, Pairing, Record, Result
 from .entrants import as_entrant
 from .standings import swiss_table, tally
+from games.engine.errors import gettext_noop
 
 STAGE = "swiss"
 
@@ -89,7 +90,8 @@ class Swiss(Event):
 
     def round_pairings(self, number: int) -> tuple:
         if not 1 <= number <= len(self.rounds):
-            raise TournamentError("no_such_round", f"Round {number} has not been paired.")
+            raise TournamentError("no_such_round", gettext_noop("Round %(number)s has not been paired."),
+                    params={"number": number})
         return self.rounds[number - 1]
 
     def round_complete(self) -> bool:
@@ -124,9 +126,9 @@ class Swiss(Event):
     def pair_next_round(self) -> "Swiss":
         """Pair the next round (see the module docstring)."""
         if self.current_round >= self.total_rounds or len(self.active) < 2:
-            raise TournamentError("event_over", "Every round has been paired.")
+            raise TournamentError("event_over", gettext_noop("Every round has been paired."))
         if not self.round_complete():
-            raise TournamentError("round_not_finished", "The current round still has matches to finish.")
+            raise TournamentError("round_not_finished", gettext_noop("The current round still has matches to finish."))
         number = self.current_round + 1
         active = set(self.active)
         counts = tally(self.players, self.records)
@@ -150,19 +152,19 @@ class Swiss(Event):
         """Take back the current round's pairing while none of its matches has a result
         (a director re-pairs a round not yet started)."""
         if not self.rounds:
-            raise TournamentError("nothing_to_unpair", "No round has been paired.")
+            raise TournamentError("nothing_to_unpair", gettext_noop("No round has been paired."))
         keys = {p.key for p in self.rounds[-1]}
         if any(r.key in keys and r.result.kind != BYE for r in self.records):
-            raise TournamentError("round_started", "A match of this round has a result already.")
+            raise TournamentError("round_started", gettext_noop("A match of this round has a result already."))
         return replace(self, rounds=self.rounds[:-1], records=tuple(r for r in self.records if r.key not in keys))
 
     def add_entrant(self, entrant) -> "Swiss":
         """A late entry: paired from the next round on, with no wins, seeded last."""
         entrant = as_entrant(entrant)
         if entrant.id in self.seeds:
-            raise TournamentError("duplicate_entrant", "A player can enter an event only once.")
+            raise TournamentError("duplicate_entrant", gettext_noop("A player can enter an event only once."))
         if self.current_round >= self.total_rounds:
-            raise TournamentError("event_over", "Every round has been paired.")
+            raise TournamentError("event_over", gettext_noop("Every round has been paired."))
         late = Entrant(entrant.id, entrant.rating, len(self.entrants) + 1)
         return replace(self, entrants=self.entrants + (late,))
 

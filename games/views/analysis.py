@@ -20,6 +20,7 @@ from games.selectors import aids
 from games.services import analysis as service
 from games.selectors.visibility import can_view_match, match_for_viewer_or_404
 from games.selectors.players import player_of
+from django.utils.translation import gettext
 
 
 def _error(exc: ServiceError) -> JsonResponse:
@@ -188,8 +189,8 @@ def _aid_job(request, game_id, make):
             wait = throttle.hit(f"hint:{player.pk}", int(conf.value("GAMES_HINT_LIMIT")),
                                 float(conf.value("GAMES_HINT_WINDOW")))
             if wait is not None:
-                raise Limited("hint_limit", f"Too many hints: you may ask for {conf.value('GAMES_HINT_LIMIT')} every "
-                              f"{float(conf.value('GAMES_HINT_WINDOW')):.0f} s. Try again in {wait} s.",
+                raise Limited("hint_limit", gettext("Too many hints: you may ask for %(value)s every %(value2)s s. Try again in %(wait)s s.")
+                        % {"value": conf.value('GAMES_HINT_LIMIT'), "value2": format(float(conf.value('GAMES_HINT_WINDOW')), '.0f'), "wait": wait},
                               retry_after=wait)
         return make(player)
     except ServiceError as exc:

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services
@@ -16,7 +17,12 @@ from games.errors import BadRequest, ServiceError
 from games.jsonsafe import BadInput, parse
 from games.selectors.players import player_of
 
-KIND_NAMES = {"turn": "\u201cyour turn\u201d", "low": "\u201ctime running low\u201d"}
+KIND_DONE = {  # what a mail's unsubscribe link turned off
+    "turn": gettext_lazy("No more “your turn” e-mails. Your settings turn them back on."),
+    "low": gettext_lazy("No more “time running low” e-mails. Your settings turn them back on."),
+    "accepted": gettext_lazy("No more “invitation accepted” e-mails. Your settings turn them back on."),
+    "digest": gettext_lazy("No more digests of your notices. Your settings turn them back on."),
+}
 
 
 @login_required
@@ -28,7 +34,7 @@ def email_set(request):
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, "Address saved: verify it to receive notices.")
+        messages.success(request, gettext("Address saved: verify it to receive notices."))
     return redirect("settings")
 
 
@@ -45,7 +51,7 @@ def vacation_start(request):
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"On vacation until {player.vacation_until:%Y-%m-%d %H:%M} UTC.")
+        messages.success(request, gettext("On vacation until %(until)s UTC.") % {"until": f"{player.vacation_until:%Y-%m-%d %H:%M}"})
     return redirect("settings")
 
 
@@ -58,7 +64,7 @@ def email_verify_send(request):
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, "A link was sent to your address: open it to verify it.")
+        messages.success(request, gettext("A link was sent to your address: open it to verify it."))
     return redirect("settings")
 
 
@@ -67,25 +73,24 @@ def email_verify(request, token):
     try:
         player = services.email_verify(token=token)
     except ServiceError as exc:
-        return render(request, "notices.html", {"title": "Not verified", "text": exc.message, "code": exc.code},
+        return render(request, "notices.html", {"title": gettext("Not verified"), "text": exc.message, "code": exc.code},
                       status=exc.status)
-    return render(request, "notices.html", {"title": "Address verified",
-                                            "text": f"Notices will be sent to {player.email_verified}."})
+    return render(request, "notices.html", {"title": gettext("Address verified"), "text": gettext(
+        "Notices will be sent to %(email)s.") % {"email": player.email_verified}})
 
 
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request, token):
     """``/notices/unsubscribe/<token>/``: a button (GET) that turns the mail's kind off (POST)."""
     if request.method == "GET":
-        return render(request, "notices.html", {"title": "Unsubscribe", "confirm": True,
-                                                "text": "Stop this kind of e-mail?"})
+        return render(request, "notices.html", {"title": gettext("Unsubscribe"), "confirm": True,
+                                                "text": gettext("Stop this kind of e-mail?")})
     try:
         _player, kind = services.notices_unsubscribe(token=token)
     except ServiceError as exc:
-        return render(request, "notices.html", {"title": "Not changed", "text": exc.message, "code": exc.code},
+        return render(request, "notices.html", {"title": gettext("Not changed"), "text": exc.message, "code": exc.code},
                       status=exc.status)
-    return render(request, "notices.html", {"title": "Unsubscribed",
-                                            "text": f"No more {KIND_NAMES[kind]} e-mails. Your settings turn them back on."})
+    return render(request, "notices.html", {"title": gettext("Unsubscribed"), "text": KIND_DONE[kind]})
 
 
 # -- Web Push (games.services.push) ---------------------------------------------------------------

@@ -124,7 +124,7 @@ def _int(value, default, name):
     try:
         return int(value)
     except (TypeError, ValueError):
-        raise BadRequest("bad_option", f"{name} must be a whole number.") from None
+        raise BadRequest("bad_option", gettext("%(name)s must be a whole number.") % {"name": name}) from None
 
 
 def _aids_options(post) -> dict:
@@ -141,19 +141,19 @@ def _match_options(post) -> dict:
     on = lambda name: post.get(name) in ("on", "1", "true")  # noqa: E731
     limit = (post.get("cube_limit") or "").strip()
     options = {
-        "length": 0 if money else _int(post.get("length"), 1, "The match length"),
+        "length": 0 if money else _int(post.get("length"), 1, gettext("The match length")),
         "cube": on("cube"),
-        "cube_limit": None if limit in ("", "0", "none") else _int(limit, 64, "The cube limit"),
+        "cube_limit": None if limit in ("", "0", "none") else _int(limit, 64, gettext("The cube limit")),
         "crawford": on("crawford"),
-        "clock_delay": _int(post.get("clock_delay"), 0, "The delay"),
-        "clock_bank": _int(post.get("clock_bank"), 0, "The time bank"),
-        "corr_days": _int(post.get("corr_days"), 0, "The days per move"),
+        "clock_delay": _int(post.get("clock_delay"), 0, gettext("The delay")),
+        "clock_bank": _int(post.get("clock_bank"), 0, gettext("The time bank")),
+        "corr_days": _int(post.get("corr_days"), 0, gettext("The days per move")),
         "private": on("private"),
         "spectators_allowed": on("spectators"),
         **_aids_options(post),
     }
     if options["corr_days"]:
-        options["corr_bank_days"] = _int(post.get("corr_bank_days"), 0, "The bank in days")
+        options["corr_bank_days"] = _int(post.get("corr_bank_days"), 0, gettext("The bank in days"))
     if money:
         options.update(jacoby=on("jacoby"), beaver=on("beaver"), raccoon=on("raccoon"))
     return options
@@ -252,11 +252,11 @@ def play_computer(request):
     """``POST /play/computer/``: a match against a house bot (``services.match_vs_bot``)."""
     match_vs_bot = getattr(services, "match_vs_bot", None)
     if match_vs_bot is None:
-        messages.error(request, "Playing the computer is not available yet.")
+        messages.error(request, gettext("Playing the computer is not available yet."))
         return redirect("home")
     try:
         match = match_vs_bot(player=player_of(request.user), level=request.POST.get("level", ""),
-                             length=_int(request.POST.get("length"), 1, "The match length"),
+                             length=_int(request.POST.get("length"), 1, gettext("The match length")),
                              **_aids_options(request.POST))
     except ServiceError as exc:
         messages.error(request, exc.message)
@@ -344,7 +344,7 @@ def settings_page(request):
         except ServiceError as exc:
             messages.error(request, exc.message)
         else:
-            messages.success(request, "Settings saved: they apply wherever you log in.")
+            messages.success(request, gettext("Settings saved: they apply wherever you log in."))
         return redirect("settings")
     from games.services.vacations import days_per_year, on_vacation, vacation_days_left  # noqa: PLC0415
 
@@ -388,13 +388,13 @@ CHOICE_LABELS = {  # lazy: worded in the language of the request that shows them
 def play_now(request):
     """``POST /play/now/``: join the seek pool for a match length; then its waiting page."""
     try:
-        status = services.queue_join(player=player_of(request.user), length=_int(request.POST.get("length"), 3, "The length"))
+        status = services.queue_join(player=player_of(request.user), length=_int(request.POST.get("length"), 3, gettext("The length")))
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("home")
     if status["status"] == "matched":
         return redirect("match_waiting", match_id=status["matchId"])
-    wait = _int(request.POST.get("fallback"), 60, "The wait")
+    wait = _int(request.POST.get("fallback"), 60, gettext("The wait"))
     return redirect(f"{reverse('play_now_page')}?fallback={wait}")
 
 
@@ -404,7 +404,7 @@ def play_now_page(request):
     status = services.queue_status(player=player_of(request.user))
     if status["status"] == "matched":
         return redirect("match_waiting", match_id=status["matchId"])
-    return render(request, "seek.html", {"status": status, "fallback": _int(request.GET.get("fallback"), 60, "The wait")})
+    return render(request, "seek.html", {"status": status, "fallback": _int(request.GET.get("fallback"), 60, gettext("The wait"))})
 
 
 @login_required

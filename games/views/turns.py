@@ -9,6 +9,7 @@ from functools import cached_property
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from games.selectors import turns
 from games.selectors.players import player_of
@@ -48,7 +49,8 @@ def my_matches(request):
     which = request.GET.get("turn") or "mine"
     if which not in turns.FILTERS:
         return render(request, "matches.html", {"which": "mine", "filters": turns.FILTERS, "rows": [],
-                                                "error": f"Unknown filter {which[:20]!r}: use mine, theirs or finished."},
+                                                "error": gettext("Unknown filter %(filter)s: use mine, theirs or finished.")
+                                                % {"filter": repr(which[:20])}},
                       status=400)
     if which == "finished":
         rows = turns.finished(player)

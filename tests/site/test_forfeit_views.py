@@ -33,7 +33,7 @@ def test_the_match_is_awarded_at_the_score_reached_and_rated(suspended_match):
     # rated as a 5-point match lost and won
     assert end["ratingChanges"]["black"]["change"] > 0 > end["ratingChanges"]["white"]["change"]
     assert Player.objects.get(pk=ben.pk).matches_won == 1
-    assert match.forfeit_note == "by forfeit (suspended)"
+    assert match.forfeit_note == "by forfeit (account suspended)"
 
 
 def test_replay_profile_and_mat_say_the_same(suspended_match, client):
@@ -45,7 +45,7 @@ def test_replay_profile_and_mat_say_the_same(suspended_match, client):
     assert (end["winner"], end["points"], end["reason"]) == ("black", 0, "forfeit")
 
     page = client.get(f"/players/{ben.pk}/").content.decode()
-    assert "won</span> by forfeit (suspended)" in page and "0–0" in page
+    assert "won</span> by forfeit (account suspended)" in page and "0–0" in page
 
     client.force_login(ben.user)
     mat = client.get(f"/matches/{match.pk}/export.mat").content.decode()

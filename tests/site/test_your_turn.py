@@ -74,7 +74,7 @@ def test_the_matches_page_filters(alice, bob, fifty):
     assert all(f'href="/games/{g}/"' in theirs for g in bobs)
     services.match_leave(match_id=Game.objects.get(pk=alices[0]).match_id, player=alice)
     finished = client.get("/matches/?turn=finished").content.decode()
-    assert "bob won" in finished and "(forfeit)" in finished
+    assert "bob won" in finished and "(left the match)" in finished  # end_reason "forfeit" in words
     bad = client.get("/matches/?turn=everything")
     assert bad.status_code == 400 and "Unknown filter" in bad.content.decode()
 

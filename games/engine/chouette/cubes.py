@@ -42,6 +42,7 @@ from .rules import (
     other_side,
     phase_message,
 )
+from games.engine.errors import gettext_noop
 
 
 class CubeActions:
@@ -88,15 +89,17 @@ class CubeActions:
         if self.phase != CUBE_WINDOW:
             raise IllegalAction("wrong_phase", phase_message(self.phase))
         if player != self.window_decider():
-            raise IllegalAction("not_your_turn", "It is not your cube decision now.")
+            raise IllegalAction("not_your_turn", gettext_noop("It is not your cube decision now."))
 
     def _why_not_doublable(self, cube: Cube, player) -> IllegalAction:
         side = self.on_roll
         if cube.player_on(side) != player or not cube.in_play or cube.stage is not None:
-            return IllegalAction("cube_not_available", f"You cannot double the cube of {cube.member!r} now.")
+            return IllegalAction("cube_not_available", gettext_noop("You cannot double the cube of %(member)s now."),
+                    params={"member": repr(cube.member)})
         if cube.owner not in (None, side):
-            return IllegalAction("not_cube_owner", "The other side owns that cube.")
-        return IllegalAction("cube_limit", f"The cube cannot go past {self.rules.cube_limit}.")
+            return IllegalAction("not_cube_owner", gettext_noop("The other side owns that cube."))
+        return IllegalAction("cube_limit", gettext_noop("The cube cannot go past %(cube_limit)s."),
+                params={"cube_limit": self.rules.cube_limit})
 
     def double(self, player, cubes=None) -> "CubeActions":
         """Double some of your cubes (``cubes``: member ids; None: every cube you may double)."""
@@ -146,19 +149,20 @@ class CubeActions:
             if len(mine) == 1:
                 return mine[0]
             if mine:
-                raise IllegalAction("cube_required", "Say which cube you answer.")
+                raise IllegalAction("cube_required", gettext_noop("Say which cube you answer."))
             answered = [c for c in self.cubes if self._answered_by(c, player)]
             if answered and self.phase == ANSWERS:
-                raise IllegalAction("already_answered", "You have answered every double.")
+                raise IllegalAction("already_answered", gettext_noop("You have answered every double."))
         else:
             cube = self.cube(member)
             if cube in mine:
                 return cube
             if self._answered_by(cube, player):
-                raise IllegalAction("already_answered", f"The double of {member!r}'s cube is answered.")
+                raise IllegalAction("already_answered", gettext_noop("The double of %(member)s's cube is answered."),
+                        params={"member": repr(member)})
         if self.phase != ANSWERS:
             raise IllegalAction("wrong_phase", phase_message(self.phase))
-        raise IllegalAction("not_your_turn", "No double waits for your answer there.")
+        raise IllegalAction("not_your_turn", gettext_noop("No double waits for your answer there."))
 
     def _answered_by(self, cube: Cube, player) -> bool:
         return (
@@ -181,9 +185,10 @@ class CubeActions:
         the doubler then answers ``raccoon`` or ``no_raccoon``."""
         c = self._pick_answer(player, cube, OFFERED)
         if not self.rules.beaver:
-            raise IllegalAction("no_beaver", "Beavers are not allowed in this chouette.")
+            raise IllegalAction("no_beaver", gettext_noop("Beavers are not allowed in this chouette."))
         if not self.rules.limit_allows(c.value * 4):
-            raise IllegalAction("cube_limit", f"The cube cannot go past {self.rules.cube_limit}.")
+            raise IllegalAction("cube_limit", gettext_noop("The cube cannot go past %(cube_limit)s."),
+                    params={"cube_limit": self.rules.cube_limit})
         side = other_side(c.doubled_by)
         raccoon_open = self.rules.raccoon and self.rules.limit_allows(c.value * 8)
         new = replace(c, stage=BEAVERED if raccoon_open else None, value=c.value * 4, owner=side, turned=True)
@@ -192,7 +197,7 @@ class CubeActions:
     def raccoon(self, player, cube=None) -> "CubeActions":
         """The doubler redoubles a beaver (value x2); the beaver keeps the cube."""
         if not self.rules.raccoon:
-            raise IllegalAction("no_raccoon", "Raccoons are not allowed in this chouette.")
+            raise IllegalAction("no_raccoon", gettext_noop("Raccoons are not allowed in this chouette."))
         c = self._pick_answer(player, cube, BEAVERED)
         return self._with_cube(replace(c, stage=None, value=c.value * 2))._advance()
 
@@ -206,7 +211,7 @@ class CubeActions:
         if self.phase == LAST_MEMBER:
             self._require_player(player)
             if player != self.last_member():
-                raise IllegalAction("not_your_turn", "The last member left decides now.")
+                raise IllegalAction("not_your_turn", gettext_noop("The last member left decides now."))
             return self._do_last_drop(player)._advance()
         return self._do_drop(self._pick_answer(player, cube, OFFERED))._advance()
 
@@ -274,15 +279,16 @@ class CubeActions:
         if self.phase != BUY:
             raise IllegalAction("wrong_phase", phase_message(self.phase))
         if player != self.successor():
-            raise IllegalAction("not_captain", "Only the captain may buy a dropped cube.")
+            raise IllegalAction("not_captain", gettext_noop("Only the captain may buy a dropped cube."))
         options = self.buyable()
         if member is None:
             if len(options) != 1:
-                raise IllegalAction("cube_required", "Say which cube you buy or let go.")
+                raise IllegalAction("cube_required", gettext_noop("Say which cube you buy or let go."))
             member = options[0]
         if member not in options:
             self.cube(member)  # unknown_cube first
-            raise IllegalAction("cube_not_available", f"The cube of {member!r} is not for sale.")
+            raise IllegalAction("cube_not_available", gettext_noop("The cube of %(member)s is not for sale."),
+                    params={"member": repr(member)})
         return self.cube(member)
 
     def buy(self, player, cube=None) -> "CubeActions":
@@ -311,7 +317,7 @@ class CubeActions:
         if self.phase != LAST_MEMBER:
             raise IllegalAction("wrong_phase", phase_message(self.phase))
         if player != self.last_member():
-            raise IllegalAction("not_your_turn", "The last member left decides now.")
+            raise IllegalAction("not_your_turn", gettext_noop("The last member left decides now."))
         g = self
         for c in self.cubes:
             if c.stage != DROPPED:

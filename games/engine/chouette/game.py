@@ -55,6 +55,7 @@ from .rules import (
     phase_message,
 )
 from .surface import Surface
+from games.engine.errors import gettext_noop
 
 
 @dataclass(frozen=True)
@@ -87,11 +88,11 @@ class ChouetteGame(CubeActions, OffBoardActions, Surface):
         team = tuple(check_player(p) for p in team)
         players = (check_player(box),) + team
         if len(set(players)) != len(players):
-            raise IllegalAction("duplicate_player", "A player can sit only once in a chouette.")
+            raise IllegalAction("duplicate_player", gettext_noop("A player can sit only once in a chouette."))
         if not rules.min_players <= len(players) <= rules.max_players:
             raise IllegalAction(
-                "bad_player_count", f"This chouette needs {rules.min_players} to {rules.max_players} players."
-            )
+                "bad_player_count", gettext_noop("This chouette needs %(min_players)s to %(max_players)s players.")
+            , params={"min_players": rules.min_players, "max_players": rules.max_players})
         return cls(
             rules=rules,
             box=box,
@@ -129,7 +130,8 @@ class ChouetteGame(CubeActions, OffBoardActions, Surface):
         for c in self.cubes:
             if c.member == member:
                 return c
-        raise IllegalAction("unknown_cube", f"There is no cube of {member!r} in this game.")
+        raise IllegalAction("unknown_cube", gettext_noop("There is no cube of %(member)s in this game."),
+                params={"member": repr(member)})
 
     def cubes_of(self, player) -> tuple:
         """The cubes in play that ``player`` is a party to (either side)."""
@@ -175,11 +177,12 @@ class ChouetteGame(CubeActions, OffBoardActions, Surface):
     # -- helpers ------------------------------------------------------------------
     def _require_player(self, player) -> None:
         if self.phase == OVER:
-            raise IllegalAction("game_over", "The game is over.")
+            raise IllegalAction("game_over", gettext_noop("The game is over."))
         if player != self.box and player not in self.team:
-            raise IllegalAction("not_in_game", f"{player!r} does not play in this game.")
+            raise IllegalAction("not_in_game", gettext_noop("%(player)s does not play in this game."),
+                    params={"player": repr(player)})
         if player in self.departed:
-            raise IllegalAction("left_game", "You have left this game.")
+            raise IllegalAction("left_game", gettext_noop("You have left this game."))
 
     def _require_turn(self, player, phase: str) -> None:
         """``player`` must be the roller and the game in ``phase`` (roll and move)."""
@@ -188,8 +191,8 @@ class ChouetteGame(CubeActions, OffBoardActions, Surface):
             raise IllegalAction("wrong_phase", phase_message(self.phase))
         if player != self.roller:
             if self.on_roll == TEAM and player in self.team:
-                raise IllegalAction("not_captain", "Only the captain rolls and plays for the team.")
-            raise IllegalAction("not_your_turn", "It is not your turn.")
+                raise IllegalAction("not_captain", gettext_noop("Only the captain rolls and plays for the team."))
+            raise IllegalAction("not_your_turn", gettext_noop("It is not your turn."))
 
     def _with_cube(self, new: Cube) -> "ChouetteGame":
         """Replace one cube; open settlement offers on it lapse when its stakes change."""
@@ -258,7 +261,7 @@ class ChouetteGame(CubeActions, OffBoardActions, Surface):
         """The roller rolls ``dice`` (given by the server). Open settlement offers lapse."""
         self._require_turn(player, ROLL)
         if not isinstance(dice, (tuple, list)) or len(dice) != 2:
-            raise IllegalAction("bad_dice", "Dice must be two integers from 1 to 6.")
+            raise IllegalAction("bad_dice", gettext_noop("Dice must be two integers from 1 to 6."))
         dice = (check_die(dice[0]), check_die(dice[1]))
         return replace(self, phase=MOVE, dice=dice, offers=())
 
@@ -313,7 +316,7 @@ class ChouetteGame(CubeActions, OffBoardActions, Surface):
     def box_holds(self) -> bool:
         """Whether the box keeps the box (docs/CHOUETTE.md, "Rotation")."""
         if self.phase != OVER:
-            raise IllegalAction("game_not_over", "The game is not over.")
+            raise IllegalAction("game_not_over", gettext_noop("The game is not over."))
         if self.ending in (ENDING_BEAROFF, ENDING_FORFEIT):
             return self.board_winner == BOX
         return sum(c.points for c in self.cubes if c.holder == self.captain) <= 0

@@ -15,6 +15,7 @@ from dataclasses import replace
 from ..errors import IllegalAction
 from .records import Offer
 from .rules import BOX, END_FORFEIT, END_SETTLEMENT, TEAM, id_list
+from games.engine.errors import gettext_noop
 
 MAX_KIND = 3  # a settlement can move at most a backgammon's worth of a cube
 
@@ -37,23 +38,24 @@ class OffBoardActions:
         for ``amount`` points each, received by you (negative: paid by you)."""
         self._require_player(player)
         if not self.rules.settlements:
-            raise IllegalAction("settlements_off", "Settlements are not allowed in this chouette.")
+            raise IllegalAction("settlements_off", gettext_noop("Settlements are not allowed in this chouette."))
         if type(amount) is not int:
-            raise IllegalAction("bad_amount", "A settlement is a whole number of points.")
+            raise IllegalAction("bad_amount", gettext_noop("A settlement is a whole number of points."))
         if cubes is None:
             targets = self.cubes_of(player)
             if not targets:
-                raise IllegalAction("cube_not_available", "You have no cube in play to settle.")
+                raise IllegalAction("cube_not_available", gettext_noop("You have no cube in play to settle."))
         else:
             targets = tuple(self.cube(m) for m in id_list(cubes))
             for c in targets:
                 if not c.in_play or c.party(player) is None:
-                    raise IllegalAction("cube_not_available", f"You cannot settle the cube of {c.member!r}.")
+                    raise IllegalAction("cube_not_available", gettext_noop("You cannot settle the cube of %(member)s."),
+                            params={"member": repr(c.member)})
         for c in targets:
             if abs(amount) > MAX_KIND * c.value:
                 raise IllegalAction(
-                    "bad_amount", f"The cube of {c.member!r} is worth at most {MAX_KIND * c.value} points."
-                )
+                    "bad_amount", gettext_noop("The cube of %(member)s is worth at most %(value)s points.")
+                , params={"member": repr(c.member), "value": MAX_KIND * c.value})
         named = {c.member for c in targets}
         kept = tuple(o for o in self.offers if not (o.proposer == player and o.cube in named))
         return replace(self, offers=kept + tuple(Offer(c.member, player, amount) for c in targets))
@@ -63,9 +65,9 @@ class OffBoardActions:
             self.cube(cube)  # unknown_cube
             offers = tuple(o for o in offers if o.cube == cube)
         if not offers:
-            raise IllegalAction("no_offer", "There is no such settlement offer.")
+            raise IllegalAction("no_offer", gettext_noop("There is no such settlement offer."))
         if len(offers) > 1:
-            raise IllegalAction("cube_required", "Say which cube's offer you mean.")
+            raise IllegalAction("cube_required", gettext_noop("Say which cube's offer you mean."))
         return offers[0]
 
     def accept_settlement(self, player, cube=None) -> "OffBoardActions":

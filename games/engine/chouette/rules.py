@@ -22,6 +22,7 @@ from dataclasses import dataclass, fields
 from ..errors import IllegalAction
 from ..position import BLACK, WHITE
 from ..wire import camel, from_wire, to_wire
+from games.engine.errors import gettext_noop
 
 # -- sides and colours -----------------------------------------------------------
 BOX = "box"
@@ -105,15 +106,16 @@ class ChouetteRules:
             if f.name in ("cube_limit", "min_players", "max_players"):
                 continue
             if type(value) is not bool:
-                raise IllegalAction("bad_rules", f"{camel(f.name)} must be true or false.")
+                raise IllegalAction("bad_rules", gettext_noop("%(camel)s must be true or false."),
+                        params={"camel": camel(f.name)})
         limit = self.cube_limit
         if limit is not None and (type(limit) is not int or limit < 2 or limit & (limit - 1)):
-            raise IllegalAction("bad_cube_limit", "The cube limit must be a power of two, at least 2, or none.")
+            raise IllegalAction("bad_cube_limit", gettext_noop("The cube limit must be a power of two, at least 2, or none."))
         lo, hi = self.min_players, self.max_players
         if type(lo) is not int or type(hi) is not int or not 3 <= lo <= hi <= 8:
-            raise IllegalAction("bad_player_limits", "A chouette seats 3 to 8 players (min <= max).")
+            raise IllegalAction("bad_player_limits", gettext_noop("A chouette seats 3 to 8 players (min <= max)."))
         if self.raccoon and not self.beaver:
-            raise IllegalAction("raccoon_needs_beaver", "Raccoons need beavers to be allowed.")
+            raise IllegalAction("raccoon_needs_beaver", gettext_noop("Raccoons need beavers to be allowed."))
 
     def limit_allows(self, value: int) -> bool:
         """Whether a cube may reach ``value``."""
@@ -129,14 +131,14 @@ class ChouetteRules:
 
 def phase_message(phase: str) -> str:
     return {
-        OPENING: "The game has not started: the opening roll comes first.",
-        CUBE_WINDOW: "The cube decisions come first.",
-        ANSWERS: "Doubles are being answered.",
-        BUY: "The captain is deciding whether to buy the dropped cubes.",
-        LAST_MEMBER: "The last member must drop or buy the other cubes first.",
-        ROLL: "The dice have not been rolled yet.",
-        MOVE: "The dice are rolled: they must be played first.",
-        OVER: "The game is over.",
+        OPENING: gettext_noop("The game has not started: the opening roll comes first."),
+        CUBE_WINDOW: gettext_noop("The cube decisions come first."),
+        ANSWERS: gettext_noop("Doubles are being answered."),
+        BUY: gettext_noop("The captain is deciding whether to buy the dropped cubes."),
+        LAST_MEMBER: gettext_noop("The last member must drop or buy the other cubes first."),
+        ROLL: gettext_noop("The dice have not been rolled yet."),
+        MOVE: gettext_noop("The dice are rolled: they must be played first."),
+        OVER: gettext_noop("The game is over."),
     }[phase]
 
 
@@ -144,21 +146,22 @@ def check_player(player) -> object:
     """Players are opaque ids: a non-empty string or an integer (JSON-ready, hashable)."""
     if (type(player) is int) or (type(player) is str and player):
         return player
-    raise IllegalAction("bad_player", f"A player id must be an integer or a non-empty string, not {player!r}.")
+    raise IllegalAction("bad_player", gettext_noop("A player id must be an integer or a non-empty string, not %(player)s."),
+            params={"player": repr(player)})
 
 
 def check_die(die) -> int:
     if type(die) is not int or not 1 <= die <= 6:
-        raise IllegalAction("bad_dice", "Dice must be integers from 1 to 6.")
+        raise IllegalAction("bad_dice", gettext_noop("Dice must be integers from 1 to 6."))
     return die
 
 
 def id_list(cubes) -> tuple:
     if not isinstance(cubes, (list, tuple)) or not cubes:
-        raise IllegalAction("bad_cubes", "'cubes' must be a non-empty list of member ids.")
+        raise IllegalAction("bad_cubes", gettext_noop("'cubes' must be a non-empty list of member ids."))
     for member in cubes:
         if not ((type(member) is int) or (type(member) is str)):
-            raise IllegalAction("bad_cubes", "'cubes' must list member ids.")
+            raise IllegalAction("bad_cubes", gettext_noop("'cubes' must list member ids."))
     if len(set(cubes)) != len(cubes):
-        raise IllegalAction("bad_cubes", "'cubes' lists a cube twice.")
+        raise IllegalAction("bad_cubes", gettext_noop("'cubes' lists a cube twice."))
     return tuple(cubes)

@@ -26,6 +26,7 @@ from ..errors import IllegalAction
 from .game import ChouetteGame
 from .records import ChouetteResult
 from .rules import ChouetteRules, check_die, check_player
+from games.engine.errors import gettext_noop
 
 
 # -- seating ------------------------------------------------------------------------------
@@ -46,9 +47,9 @@ class Seating:
     def start(cls, players) -> "Seating":
         players = tuple(check_player(p) for p in players)
         if len(set(players)) != len(players):
-            raise IllegalAction("duplicate_player", "A player can sit only once in a chouette.")
+            raise IllegalAction("duplicate_player", gettext_noop("A player can sit only once in a chouette."))
         if not players:
-            raise IllegalAction("bad_player_count", "Nobody to seat.")
+            raise IllegalAction("bad_player_count", gettext_noop("Nobody to seat."))
         return cls(players=players, groups=(players,))
 
     @property
@@ -64,20 +65,21 @@ class Seating:
     def order(self) -> tuple:
         """The line: box, captain, crew (raises until every tie is broken)."""
         if not self.is_done:
-            raise IllegalAction("seating_not_done", "Some players must roll again.")
+            raise IllegalAction("seating_not_done", gettext_noop("Some players must roll again."))
         return tuple(g[0] for g in self.groups)
 
     def roll(self, dice_by_player) -> "Seating":
         """One die for each player of :attr:`must_roll` (a dict, or ``[player, die]`` pairs)."""
         if self.is_done:
-            raise IllegalAction("seating_done", "The seating order is decided.")
+            raise IllegalAction("seating_done", gettext_noop("The seating order is decided."))
         pairs = dice_by_player.items() if isinstance(dice_by_player, dict) else dice_by_player
         try:
             dice = {p: d for p, d in pairs}
         except (TypeError, ValueError):
-            raise IllegalAction("bad_dice", "Give one die per player.") from None
+            raise IllegalAction("bad_dice", gettext_noop("Give one die per player.")) from None
         if set(dice) != set(self.must_roll):
-            raise IllegalAction("wrong_rollers", f"Exactly these players roll now: {list(self.must_roll)}.")
+            raise IllegalAction("wrong_rollers", gettext_noop("Exactly these players roll now: %(list)s."),
+                    params={"list": list(self.must_roll)})
         for d in dice.values():
             check_die(d)
         groups = []
@@ -140,9 +142,10 @@ class ChouetteSession:
         """A session seated in ``line`` (box, captain, crew), e.g. ``Seating.order``."""
         line = tuple(check_player(p) for p in line)
         if len(set(line)) != len(line):
-            raise IllegalAction("duplicate_player", "A player can sit only once in a chouette.")
+            raise IllegalAction("duplicate_player", gettext_noop("A player can sit only once in a chouette."))
         if len(line) > rules.max_players:
-            raise IllegalAction("table_full", f"A chouette seats at most {rules.max_players} players.")
+            raise IllegalAction("table_full", gettext_noop("A chouette seats at most %(max_players)s players."),
+                    params={"max_players": rules.max_players})
         return cls(rules=rules, line=line, scores=tuple((p, 0) for p in line))
 
     # -- queries --------------------------------------------------------------------------
@@ -175,9 +178,11 @@ class ChouetteSession:
         if player in self.line or player in self.waiting:
             if player in self.leaving:  # changed their mind during the game
                 return replace(self, leaving=tuple(p for p in self.leaving if p != player))
-            raise IllegalAction("already_seated", f"{player!r} is already in this chouette.")
+            raise IllegalAction("already_seated", gettext_noop("%(player)s is already in this chouette."),
+                    params={"player": repr(player)})
         if len(self.line) + len(self.waiting) - len(self.leaving) >= self.rules.max_players:
-            raise IllegalAction("table_full", f"A chouette seats at most {self.rules.max_players} players.")
+            raise IllegalAction("table_full", gettext_noop("A chouette seats at most %(max_players)s players."),
+                    params={"max_players": self.rules.max_players})
         scores = self.scores
         if all(who != player for who, _ in scores):
             scores = scores + ((player, 0),)
@@ -191,7 +196,8 @@ class ChouetteSession:
         if player in self.waiting:
             return replace(self, waiting=tuple(p for p in self.waiting if p != player))
         if player not in self.line or player in self.leaving:
-            raise IllegalAction("not_seated", f"{player!r} is not seated in this chouette.")
+            raise IllegalAction("not_seated", gettext_noop("%(player)s is not seated in this chouette."),
+                    params={"player": repr(player)})
         if self.in_game:
             return replace(self, leaving=self.leaving + (player,))
         return replace(self, line=tuple(p for p in self.line if p != player))
@@ -199,20 +205,20 @@ class ChouetteSession:
     def start_game(self) -> tuple:
         """``(session, game)``: the next game, box against the rest of the line."""
         if self.in_game:
-            raise IllegalAction("game_in_progress", "A game is already being played.")
+            raise IllegalAction("game_in_progress", gettext_noop("A game is already being played."))
         if len(self.line) < self.rules.min_players:
             raise IllegalAction(
-                "not_enough_players", f"A chouette needs at least {self.rules.min_players} players."
-            )
+                "not_enough_players", gettext_noop("A chouette needs at least %(min_players)s players.")
+            , params={"min_players": self.rules.min_players})
         game = ChouetteGame.new(self.rules, self.line[0], self.line[1:])
         return replace(self, in_game=True), game
 
     def record(self, result: ChouetteResult) -> "ChouetteSession":
         """Add a finished game's points, rotate, then seat newcomers and remove leavers."""
         if not self.in_game:
-            raise IllegalAction("no_game_in_progress", "No game is being played.")
+            raise IllegalAction("no_game_in_progress", gettext_noop("No game is being played."))
         if result.box != self.line[0] or tuple(result.team) != tuple(self.line[1:]):
-            raise IllegalAction("result_mismatch", "That result is not from this session's current game.")
+            raise IllegalAction("result_mismatch", gettext_noop("That result is not from this session's current game."))
         gained = dict(result.scores)
         scores = tuple((who, pts + gained.get(who, 0)) for who, pts in self.scores)
         line = rotate(self.line, box_holds=result.box_holds, final_captain=result.final_captain)

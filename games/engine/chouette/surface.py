@@ -39,6 +39,7 @@ from .rules import (
     R_ROLL,
     ROLL,
 )
+from games.engine.errors import gettext_noop
 
 # action name -> (fields it accepts, fields it requires)
 ACTIONS = {
@@ -147,13 +148,14 @@ class Surface:
         ``boxDie``/``teamDie`` accepted too). Raises IllegalAction (or IllegalPlay)."""
         spec = ACTIONS.get(action)
         if spec is None:
-            raise IllegalAction("unknown_action", f"Unknown action {action!r}.")
+            raise IllegalAction("unknown_action", gettext_noop("Unknown action %(action)s."),
+                    params={"action": repr(action)})
         accepted, required = spec
         fields = {_CAMEL.get(k, k): v for k, v in fields.items()}
         check_fields(action, fields, accepted, required)
         if action == "opening_roll":
             if player is not None:
-                raise IllegalAction("not_your_turn", "The server rolls the opening dice.")
+                raise IllegalAction("not_your_turn", gettext_noop("The server rolls the opening dice."))
             return self.opening_roll(**fields)
         return getattr(self, action)(player, **fields)
 
@@ -177,7 +179,7 @@ class Surface:
         """``player``'s clock ran out on a cube decision: apply the safe answers."""
         self._require_player(player)
         if not self.timeout_answer(player):
-            raise IllegalAction("nothing_to_time_out", "No cube decision of yours is pending.")
+            raise IllegalAction("nothing_to_time_out", gettext_noop("No cube decision of yours is pending."))
         return self._apply_safe(player)._advance()
 
     def _apply_safe(self, player):
