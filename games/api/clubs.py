@@ -5,6 +5,7 @@ an invite token, leave, challenge on a club's ladder. Thin: the services decide,
 from __future__ import annotations
 
 from django.http import JsonResponse
+from django.utils.translation import gettext
 
 from games import services
 from games.api import auth
@@ -17,7 +18,7 @@ from games.selectors import clubs as view
 def _club(club_id) -> Club:
     found = Club.objects.filter(pk=club_id).first()
     if found is None:
-        raise ApiError(404, "club_not_found", "No such club.")
+        raise ApiError(404, "club_not_found", gettext("No such club."))
     return found
 
 
