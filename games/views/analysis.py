@@ -114,30 +114,28 @@ def analysis_json_view(request, analysis_id):
     return JsonResponse(_payload(request, analysis))
 
 
-@require_POST
-def analysis_retry(request, analysis_id):
-    """``POST /analysis/<id>/retry/``: queue a failed analysis again."""
+def _job_action(request, analysis_id, action):
+    """A player's action on an analysis's job (retry, cancel): JSON for a script, else back to the page."""
     _visible_analysis(request, analysis_id)
     try:
-        service.analysis_retry(analysis_id=analysis_id, player=player_of(request.user))
+        action(analysis_id=analysis_id, player=player_of(request.user))
     except ServiceError as exc:
         return _error(exc)
     if request.headers.get("Accept", "").startswith("application/json"):
         return JsonResponse({"ok": True})
     return redirect("analysis_page", analysis_id=analysis_id)
+
+
+@require_POST
+def analysis_retry(request, analysis_id):
+    """``POST /analysis/<id>/retry/``: queue a failed analysis again."""
+    return _job_action(request, analysis_id, service.analysis_retry)
 
 
 @require_POST
 def analysis_cancel(request, analysis_id):
     """``POST /analysis/<id>/cancel/``: the player who asked cancels a queued or running analysis."""
-    _visible_analysis(request, analysis_id)
-    try:
-        service.analysis_cancel(analysis_id=analysis_id, player=player_of(request.user))
-    except ServiceError as exc:
-        return _error(exc)
-    if request.headers.get("Accept", "").startswith("application/json"):
-        return JsonResponse({"ok": True})
-    return redirect("analysis_page", analysis_id=analysis_id)
+    return _job_action(request, analysis_id, service.analysis_cancel)
 
 
 @login_required
