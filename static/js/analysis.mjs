@@ -175,7 +175,9 @@ function drawArrows(s, view) {
   const order = [...arrows.filter(a => a.kind !== 'played'), ...arrows.filter(a => a.kind === 'played')];
   return `<g class="arrows" aria-hidden="true"><defs>${head('played')}${head('best')}${head('both')}</defs>` +
     order.map(a => `<path class="arrow-halo" d="${a.d}"/>`).join('') +
-    order.map(a => `<path class="arrow ${a.kind}" d="${a.d}" marker-end="url(#head-${a.kind})"/>`).join('') + '</g>';
+    order.map(a => `<path class="arrow ${a.kind}" d="${a.d}" marker-end="url(#head-${a.kind})"/>`).join('') +
+    order.filter(a => a.n > 1).map(a => `<text class="arrow-count ${a.kind}" x="${(a.end.x + 24).toFixed(1)}" ` +
+      `y="${(a.end.y + 8).toFixed(1)}">×${a.n}</text>`).join('') + '</g>';
 }
 
 function show() {

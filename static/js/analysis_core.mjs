@@ -272,17 +272,25 @@ function stepPath(a, b, shift) {
 }
 
 /** The arrows to draw on the board BEFORE a checker play: the play made and the best play, each
- * a list of checker steps ``{kind: 'played' | 'best' | 'both', d}`` (``d``: SVG path data in the
- * board's coordinates for ``view`` = {you, flipped}). ``both`` when the play made was the best;
+ * a list of checker steps ``{kind: 'played' | 'best' | 'both', from, to, n, d, end}`` (``d``: SVG
+ * path data in the board's coordinates for ``view`` = {you, flipped}; ``n``: how many checkers
+ * make that step; ``end``: where the arrow ends). ``both`` when the play made was the best;
  * a forced play shows the play made alone. [] for cube decisions. */
 export function arrowsFor(d, view = { you: 'white', flipped: false }) {
   if (d.kind !== 'move' || !d.play || !d.play.moves) return [];
   const pos = d.position, color = d.player;
   const best = d.play.forced ? null : alternatives(d)[0] || null;
   const same = !best || best.played;
-  const draw = (moves, kind, shift) => moves.map(m => ({
-    kind, from: m.from, to: m.to,
-    d: stepPath(spot(pos, m.from, color, view, true), spot(pos, m.to, color, view, false), shift) }));
+  const draw = (moves, kind, shift) => {
+    const seen = new Map();  // the same step twice or more (6/5(2)) is one arrow with a count
+    for (const m of moves) {
+      const key = `${m.from}>${m.to}`;
+      if (seen.has(key)) { seen.get(key).n += 1; continue; }
+      const a = spot(pos, m.from, color, view, true), b = spot(pos, m.to, color, view, false);
+      seen.set(key, { kind, from: m.from, to: m.to, n: 1, d: stepPath(a, b, shift), end: b });
+    }
+    return [...seen.values()];
+  };
   if (same) return draw(d.play.moves, d.play.forced ? 'played' : 'both', 0);
   return [...draw(best.moves, 'best', 7), ...draw(d.play.moves, 'played', -7)];
 }

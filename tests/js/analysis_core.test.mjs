@@ -146,6 +146,8 @@ test('arrows before a play: the play made and the best play, or one arrow style 
   for (const a of two) assert.match(a.d, /^M[\d.-]+,[\d.-]+ Q[\d.-]+,[\d.-]+ [\d.-]+,[\d.-]+$/);
   // the board is seen from Black's side: the same step is drawn elsewhere
   assert.notEqual(arrowsFor(bad, { you: 'black', flipped: false })[0].d, two[0].d);
+  const doubled = { ...good, play: { ...good.play, moves: [{ from: 6, to: 5 }, { from: 6, to: 5 }, { from: 8, to: 5 }] } };
+  assert.deepEqual(arrowsFor(doubled).map(a => [a.kind, a.from, a.to, a.n]), [['both', 6, 5, 2], ['both', 8, 5, 1]]);
   const forced = { ...good, play: { ...good.play, forced: true, alternatives: undefined } };
   assert.deepEqual(arrowsFor(forced).map(a => a.kind), ['played', 'played']);
   assert.deepEqual(arrowsFor(result.games[1].decisions[0]), []);  // a double: no arrows
