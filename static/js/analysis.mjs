@@ -176,8 +176,9 @@ function drawArrows(s, view) {
   return `<g class="arrows" aria-hidden="true"><defs>${head('played')}${head('best')}${head('both')}</defs>` +
     order.map(a => `<path class="arrow-halo" d="${a.d}"/>`).join('') +
     order.map(a => `<path class="arrow ${a.kind}" d="${a.d}" marker-end="url(#head-${a.kind})"/>`).join('') +
-    order.filter(a => a.n > 1).map(a => `<text class="arrow-count ${a.kind}" x="${(a.end.x + 24).toFixed(1)}" ` +
-      `y="${(a.end.y + 8).toFixed(1)}">×${a.n}</text>`).join('') + '</g>';
+    // the counts beside the heads: the best play's on the left, the play made's on the right (both may end on one point)
+    order.filter(a => a.n > 1).map(a => `<text class="arrow-count ${a.kind}" x="${(a.end.x + (a.kind === 'best' ? -24 : 24)).toFixed(1)}" ` +
+      `y="${(a.end.y + 8).toFixed(1)}" text-anchor="${a.kind === 'best' ? 'end' : 'start'}">×${a.n}</text>`).join('') + '</g>';
 }
 
 function show() {
