@@ -35,3 +35,39 @@ def test_the_correspondence_sweep_bench_reads_the_deadline_index_and_awards_what
     assert run.returncode == 0, run.stderr[-3000:] + run.stdout[-3000:]
     assert "both read a range of the index on clock_deadline: yes" in run.stdout
     assert "first sweep: 3 matches awarded" in run.stdout and "second sweep: 0 matches awarded" in run.stdout
+
+
+def test_the_gnubg_agreement_bench_pairs_decisions_and_reads_gnubgs_cube_equities_as_match_winning_chances():
+    pytest.importorskip("bgsage")
+    from bench.gnubg_agreement_bench import pair_match
+    from games.analysis import sage_eval
+
+    cpp = sage_eval.evaluator(0).cpp
+    # a 5-point match at 1-2 (White 4-away, Black 3-away), cube 1: gnubg gives equities as MWC
+    mwc = lambda emg, away, opp: cpp.eq2mwc(emg, away, opp, 1, False)  # noqa: E731
+    game = {"game": {"matchLength": 5, "score": [1, 2], "crawfordGame": False}, "decisions": [
+        {"kind": "move", "player": "white", "cubeValue": 1, "dice": [3, 1],
+         "cube": {"loss": 0.0, "mark": None},
+         "play": {"forced": False, "loss": 0.08, "mark": "bad"}},
+        {"kind": "double", "player": "black", "cubeValue": 1, "loss": 0.0, "mark": None},
+        {"kind": "drop", "player": "white", "cubeValue": 1, "loss": 0.0, "mark": None},
+    ]}
+    records = [
+        {"action": "move", "dice": [1, 3], "analysis": {
+            "nd-cubeful-eq": mwc(0.2, 4, 3), "dt-cubeful-eq": mwc(0.1, 4, 3), "imove": 1, "skill": "bad",
+            "moves": [{"score": 0.30}, {"score": 0.21}]}},
+        # Black doubles: no double 0.5, double/take 0.9 (a take is right, and the drop a 0.1 error)
+        {"action": "double", "analysis": {"nd-cubeful-eq": mwc(0.5, 3, 4), "dt-cubeful-eq": mwc(0.9, 3, 4)}},
+        {"action": "drop"},
+    ]
+    rows = {"checker": [], "no_double": [], "double": [], "take": []}
+    assert pair_match({"games": [game]}, {"games": [{"records": records}]}, rows) == 0
+    assert rows["checker"] == [(0.08, pytest.approx(0.09), "bad", "bad")]
+    assert rows["no_double"] == [(0.0, pytest.approx(0.0, abs=1e-6), None, None)]
+    assert rows["double"] == [(0.0, pytest.approx(0.0, abs=1e-6), None, None)]
+    assert rows["take"] == [(0.0, pytest.approx(0.1, abs=1e-6), None, "bad")]
+    # decisions out of step (other dice) are left out, not paired wrongly
+    records[0]["dice"] = [5, 2]
+    rows = {"checker": [], "no_double": [], "double": [], "take": []}
+    assert pair_match({"games": [game]}, {"games": [{"records": records}]}, rows) == 1
+    assert not any(rows.values())

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.selectors import analysis as reads
@@ -36,7 +37,9 @@ def _retry_after(response, exc: ServiceError):
 
 
 def _not_found(kind="analysis") -> JsonResponse:
-    return JsonResponse({"error": {"code": f"{kind}_not_found", "message": f"There is no such {kind}."}}, status=404)
+    message = {"analysis": _("There is no such analysis."), "match": _("There is no such match."),
+               "game": _("There is no such game.")}[kind]
+    return JsonResponse({"error": {"code": f"{kind}_not_found", "message": message}}, status=404)
 
 
 def _visible_analysis(request, analysis_id) -> Analysis:
@@ -72,7 +75,7 @@ def match_analysis_json(request, match_id):
     analysis = reads.latest_for_match(match)
     if analysis is None:
         if match.status != Match.FINISHED:
-            return JsonResponse({"error": {"code": "match_not_over", "message": "A match is analysed once it is over."}},
+            return JsonResponse({"error": {"code": "match_not_over", "message": _("A match is analysed once it is over.")}},
                                 status=409)
         return _not_found()
     return JsonResponse(_payload(request, analysis))
@@ -115,30 +118,28 @@ def analysis_json_view(request, analysis_id):
     return JsonResponse(_payload(request, analysis))
 
 
-@require_POST
-def analysis_retry(request, analysis_id):
-    """``POST /analysis/<id>/retry/``: queue a failed analysis again."""
+def _job_action(request, analysis_id, action):
+    """A player's action on an analysis's job (retry, cancel): JSON for a script, else back to the page."""
     _visible_analysis(request, analysis_id)
     try:
-        service.analysis_retry(analysis_id=analysis_id, player=player_of(request.user))
+        action(analysis_id=analysis_id, player=player_of(request.user))
     except ServiceError as exc:
         return _error(exc)
     if request.headers.get("Accept", "").startswith("application/json"):
         return JsonResponse({"ok": True})
     return redirect("analysis_page", analysis_id=analysis_id)
+
+
+@require_POST
+def analysis_retry(request, analysis_id):
+    """``POST /analysis/<id>/retry/``: queue a failed analysis again."""
+    return _job_action(request, analysis_id, service.analysis_retry)
 
 
 @require_POST
 def analysis_cancel(request, analysis_id):
     """``POST /analysis/<id>/cancel/``: the player who asked cancels a queued or running analysis."""
-    _visible_analysis(request, analysis_id)
-    try:
-        service.analysis_cancel(analysis_id=analysis_id, player=player_of(request.user))
-    except ServiceError as exc:
-        return _error(exc)
-    if request.headers.get("Accept", "").startswith("application/json"):
-        return JsonResponse({"ok": True})
-    return redirect("analysis_page", analysis_id=analysis_id)
+    return _job_action(request, analysis_id, service.analysis_cancel)
 
 
 @login_required
@@ -207,11 +208,11 @@ async def _aid(request, game_id, make):
     except ServiceError as exc:
         return _error(exc)
     except bounded.Busy:
-        return JsonResponse({"error": {"code": "hints_busy", "message": "Hints are busy: try again in a moment."}},
+        return JsonResponse({"error": {"code": "hints_busy", "message": _("Hints are busy: try again in a moment.")}},
                             status=503, headers={"Retry-After": "1"})
     except bounded.OverBudget:
         return JsonResponse({"error": {"code": "hint_timeout",
-                                       "message": "The hint took too long and was given up: try again."}}, status=503)
+                                       "message": _("The hint took too long and was given up: try again.")}}, status=503)
     return JsonResponse(out)
 
 

@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  LUCK_NOTE, PR_NOTE, RATING_SCALE, alternatives, biggestErrors, boardFor, buildSteps, keep, lossOf, luckText, markOf,
-  nextIndex, ratingScale, ratingWord, shallowNote, statRows, verdict, whiteWinChance, winSeries,
+  LUCK_NOTE, PR_NOTE, RATING_SCALE, alternatives, arrowsFor, biggestErrors, boardFor, buildSteps, gameGraph, gameRows, keep,
+  lossOf, luckText, markOf, nextIndex, resultText, ratingScale, ratingWord, shallowNote, statRows, verdict, whiteWinChance, winSeries,
 } from '../../static/js/analysis_core.mjs';
 
 const start = { board: [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2],
@@ -134,4 +134,39 @@ test("a player's biggest errors, worst first, each pointing at its decision", ()
   assert.deepEqual(biggestErrors(steps, 'white').map(e => [e.index, e.text]),
     [[3, 'Game 2, decision 4: White double · Very bad (−0.200)']]);
   assert.equal(biggestErrors(steps, null, 2).length, 2);
+});
+
+test('arrows before a play: the play made and the best play, or one arrow style when they are the same', () => {
+  const [good, bad] = result.games[0].decisions;
+  const same = arrowsFor(good);
+  assert.deepEqual(same.map(a => [a.kind, a.from, a.to]), [['both', 8, 5], ['both', 6, 5]]);
+  const two = arrowsFor(bad);
+  assert.deepEqual(two.map(a => [a.kind, a.from, a.to]),
+    [['best', 8, 5], ['best', 6, 5], ['played', 24, 21], ['played', 21, 20]]);
+  for (const a of two) assert.match(a.d, /^M[\d.-]+,[\d.-]+ Q[\d.-]+,[\d.-]+ [\d.-]+,[\d.-]+$/);
+  // the board is seen from Black's side: the same step is drawn elsewhere
+  assert.notEqual(arrowsFor(bad, { you: 'black', flipped: false })[0].d, two[0].d);
+  const doubled = { ...good, play: { ...good.play, moves: [{ from: 6, to: 5 }, { from: 6, to: 5 }, { from: 8, to: 5 }] } };
+  assert.deepEqual(arrowsFor(doubled).map(a => [a.kind, a.from, a.to, a.n]), [['both', 6, 5, 2], ['both', 8, 5, 1]]);
+  const forced = { ...good, play: { ...good.play, forced: true, alternatives: undefined } };
+  assert.deepEqual(arrowsFor(forced).map(a => a.kind), ['played', 'played']);
+  assert.deepEqual(arrowsFor(result.games[1].decisions[0]), []);  // a double: no arrows
+  assert.deepEqual(arrowsFor({ ...good, play: null }), []);
+});
+
+test('per game: the error rate and luck of each player, the result, the first decision; the graph of one game', () => {
+  const stats = (errorRate, luck) => ({ overall: { errorRate, pr: errorRate / 2, rating: 'expert' }, luck: { total: luck } });
+  const games = { games: [
+    { game: { number: 1, score: [0, 0], matchLength: 5, result: { winner: 'black', points: 2 } },
+      decisions: result.games[0].decisions, stats: { white: stats(4, 0.5), black: stats(12, -0.5) } },
+    { game: { number: 2, score: [0, 2], matchLength: 5, result: null }, decisions: result.games[1].decisions },
+  ] };
+  const rows = gameRows(games);
+  assert.deepEqual(rows.map(r => [r.number, r.first, r.white.errorRate, r.black.luck]), [[1, 0, 4, -0.5], [2, 2, null, null]]);
+  assert.equal(resultText(rows[0].result), 'Black wins 2 points');
+  assert.equal(resultText({ winner: 'white', points: 1 }), 'White wins 1 point');
+  assert.equal(resultText(null), 'Not finished');
+  const steps = buildSteps(games), series = winSeries(steps);
+  assert.deepEqual(gameGraph(steps, series, 1).map(p => [p.index, p.mark, p.player]), [[2, 'very_bad', 'white'], [3, null, 'black']]);
+  assert.deepEqual(gameGraph(steps, series, 0).map(p => p.win.toFixed(2)), ['0.60', '0.45']);
 });
