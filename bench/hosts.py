@@ -13,7 +13,7 @@ the end, on Ctrl-C or an error too, and at the start what a killed run left):
   directory, listening on that address only) and a ``redis-server`` of its own; the site's
   workers (one quick, one long) run there too;
 * **lb** (10.77.0.3): HAProxy, the load balancer (``haproxy`` from Debian): websocket upgrade,
-  ``leastconn``, a health check every second, and a server marked down has its sessions shut
+  ``leastconn``, a health check every half second, and a server marked down has its sessions shut
   (``on-marked-down shutdown-sessions``) so its clients reconnect at once to the other;
 * **clients** (10.77.0.4): this process (its main thread moves there) and so every client;
 * **web1**, **web2** (10.77.0.5, .6): ``python -m backgammon_site.serve`` each, on
@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import fcntl
 import os
 import pwd
 import shutil
@@ -62,6 +63,7 @@ ROLES = ["services", "lb", "clients", "web1", "web2"]
 WEBS = ["web1", "web2"]
 PORT = 8000  # every web process's and the load balancer's
 PG_PORT, REDIS_PORT = 5432, 6379
+IDLE_TX = "2s"  # PostgreSQL's idle_in_transaction_session_timeout on the services host
 SECRET = "hosts-bench-" + "x" * 50  # one key for every host: sessions made by one are read by the other
 
 HAPROXY = """\
@@ -74,7 +76,7 @@ defaults
     timeout client 60s
     timeout server 60s
     timeout tunnel 1h
-    timeout check 1s
+    timeout check 500ms
     retries 2
     option redispatch
 frontend site
@@ -86,7 +88,7 @@ backend webs
     option httpchk
     http-check send meth GET uri /favicon.ico ver HTTP/1.1 hdr Host {lb}
     http-check expect status 200
-    default-server inter 1s fall 2 rise 2 on-marked-down shutdown-sessions
+    default-server inter 500ms fastinter 250ms fall 3 rise 2 on-marked-down shutdown-sessions
 {servers}
 """
 
@@ -133,7 +135,10 @@ class Services:
                    "--auth=trust", "--no-sync", "-E", "UTF8"])
         with open(self.data / "postgresql.conf", "a") as conf:
             conf.write(f"listen_addresses = '{self.address}'\nport = {PG_PORT}\n"
-                       f"unix_socket_directories = '{self.data}'\nmax_connections = 200\n")
+                       f"unix_socket_directories = '{self.data}'\nmax_connections = 200\n"
+                       # a host cut in the middle of a transaction would hold its rows' locks
+                       # until its link came back (docs/DEPLOY.md, "Several hosts")
+                       f"idle_in_transaction_session_timeout = '{IDLE_TX}'\n")
         with open(self.data / "pg_hba.conf", "a") as hba:
             hba.write(f"host all all {netns.NETWORK} trust\n")
         pg = Proc("postgres", self.net.exec("services", [*as_postgres, pg_bin("postgres"),
@@ -351,6 +356,11 @@ def main(argv=None) -> int:
     if shutil.which("haproxy") is None:
         raise SystemExit("the load balancer is HAProxy: apt-get install haproxy")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a plain kill cleans up too
+    lock = open(f"/run/{netns.PREFIX}-hosts-bench.lock", "w")  # one run at a time: a second would remove
+    try:                                                       # the first one's hosts as leftovers
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise SystemExit("another run of bench/hosts.py is going on") from None
     tmp = Path(tempfile.mkdtemp(prefix="hosts_bench_"))
     before = machine_reference()
     runs, row = [], None
