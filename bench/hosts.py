@@ -22,8 +22,9 @@ the end, on Ctrl-C or an error too, and at the start what a killed run left):
 It prints:
 
 1. **The one-host run** (``--compare``, the default): the same two web processes, PostgreSQL
-   (``TEST_DATABASE_URL``'s server) and a Redis of its own all on this machine's loopback, the
-   clients connecting to the two processes in turn, as ``bench/ws_bench.py --servers 2`` does.
+   (``TEST_DATABASE_URL``'s server), a Redis of its own and the same HAProxy all on this
+   machine's loopback (a one-machine site behind its proxy), as ``bench/ws_bench.py --servers 2``
+   but through the proxy: the only difference left is the hosts.
 2. **The hosts**: the same games through the load balancer; per step of the move rate, p50/p99
    from a move to the last socket of its game, errors, losses and CPU per move (the two web
    processes' user + system time per delivered move, and each one's share), then the highest
@@ -79,6 +80,7 @@ defaults
     timeout check 3s            # to answer, once connected (the connect's own timeout: inter, 500ms)
     retries 2
     option redispatch
+    option http-no-delay
 frontend site
     bind {lb}:{port}
     maxconn 9000
@@ -166,22 +168,37 @@ class Services:
 
 
 class Balancer:
-    """HAProxy on the lb host, in front of the web hosts."""
+    """HAProxy at ``address:port`` in front of ``servers`` ((name, address, port)); ``wrap``
+    puts its command on a host (``Network.exec``), none: this machine."""
 
-    def __init__(self, net: netns.Network, tmp: Path):
-        self.net, self.address = net, net.hosts["lb"].address
-        servers = "\n".join(f"    server {r} {net.hosts[r].address}:{PORT} check" for r in WEBS)
-        config = tmp / "haproxy.cfg"
-        config.write_text(HAPROXY.format(lb=self.address, port=PORT, servers=servers))
-        self.proc = Proc("haproxy", net.exec("lb", ["haproxy", "-db", "-f", str(config)]), dict(os.environ),
-                         tmp / "haproxy.log")
+    def __init__(self, tmp: Path, address: str, port: int, servers: list, wrap=lambda argv: argv, name="haproxy"):
+        self.address, self.port = address, port
+        lines = "\n".join(f"    server {n} {a}:{p} check" for n, a, p in servers)
+        config = tmp / f"{name}.cfg"
+        config.write_text(HAPROXY.format(lb=address, port=port, servers=lines))
+        self.proc = Proc(name, wrap(["haproxy", "-db", "-f", str(config)]), dict(os.environ), tmp / f"{name}.log")
+
+    @classmethod
+    def on_hosts(cls, net: netns.Network, tmp: Path) -> "Balancer":
+        return cls(tmp, net.hosts["lb"].address, PORT, [(r, net.hosts[r].address, PORT) for r in WEBS],
+                   wrap=lambda argv: net.exec("lb", argv))
 
     def start(self) -> None:
         self.proc.start()
-        wait_port(self.address, PORT, self.proc)
+        wait_port(self.address, self.port, self.proc)
+
+    def cpu(self) -> float:
+        return cpu_seconds(self.proc.popen.pid)
 
     def stop(self) -> None:
         self.proc.kill(signal.SIGTERM)
+
+    def __enter__(self) -> "Balancer":
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
 
 
 class HostsSite(Site):
@@ -243,13 +260,24 @@ async def capacity(title: str, specs, args, host: str, ports: list, pids: list) 
 
 
 def one_host(args, tmp: Path) -> dict:
-    """The two web processes, PostgreSQL and Redis on this machine's loopback."""
-    ports = choose_ports(args.port, 3)
+    """The two web processes, PostgreSQL, Redis and the same load balancer on this machine's
+    loopback (what a one-machine site runs behind nginx)."""
+    ports = choose_ports(args.port, 4)
     with RedisServer(ports[2], tmp) as redis, \
-            Site(tmp / "one", webs=2, postgres=True, redis_url=redis.url, env=bench_env({}), ports=ports[:2]) as site:
+            Site(tmp / "one", webs=2, postgres=True, redis_url=redis.url, env=bench_env({}), ports=ports[:2]) as site, \
+            Balancer(tmp, "127.0.0.1", ports[3], [(f"web{i}", "127.0.0.1", p) for i, p in enumerate(ports[:2])],
+                     name="haproxy-one") as balancer:
         specs = site.shell(ws_bench.SETUP % (args.games, args.spectators), timeout=1800)
-        return asyncio.run(capacity("one host (loopback)", specs, args, "127.0.0.1", ports[:2],
-                                    [w.popen.pid for w in site.webs]))
+        return measured(balancer, capacity("one host (loopback)", specs, args, "127.0.0.1", [ports[3]],
+                                           [w.popen.pid for w in site.webs]))
+
+
+def measured(balancer: Balancer, work) -> dict:
+    """Run ``capacity(...)``; add the balancer's CPU seconds over it."""
+    cpu = balancer.cpu()
+    run = asyncio.run(work)
+    run["lb_cpu"] = balancer.cpu() - cpu
+    return run
 
 
 def per_process(step) -> str:
@@ -310,7 +338,7 @@ def on_hosts(args, tmp: Path) -> tuple:
     runs, row = [], None
     with netns.Network(netns.plan(ROLES)) as net, net.inside("clients"):
         services = Services(net, tmp)
-        balancer = Balancer(net, tmp)
+        balancer = Balancer.on_hosts(net, tmp)
         try:
             services.start()
             balancer.start()
@@ -322,10 +350,8 @@ def on_hosts(args, tmp: Path) -> tuple:
             if args.capacity:
                 with HostsSite(tmp / "capacity", net, workers=0, env=bench_env(env)) as site:
                     specs = site.shell(ws_bench.SETUP % (args.games, args.spectators), timeout=1800)
-                    lb_cpu = cpu_seconds(balancer.proc.popen.pid)
-                    runs.append(asyncio.run(capacity("two hosts", specs, args, lb, [PORT],
-                                                     [w.popen.pid for w in site.webs])))
-                    runs[-1]["lb_cpu"] = cpu_seconds(balancer.proc.popen.pid) - lb_cpu
+                    runs.append(measured(balancer, capacity("two hosts", specs, args, lb, [PORT],
+                                                            [w.popen.pid for w in site.webs])))
                     broken = site.tracebacks()
                     if broken:
                         print(f"! tracebacks in the logs of {broken}")
@@ -386,8 +412,8 @@ def main(argv=None) -> int:
     print("\nsummary:")
     if runs:
         compare(runs)
-        if "lb_cpu" in runs[-1]:
-            print(f"  the load balancer's CPU over the hosts' run: {runs[-1]['lb_cpu']:.1f} s")
+        for run in runs:
+            print(f"  the load balancer's CPU over the {run['title']} run: {run['lb_cpu']:.1f} s")
     if row is not None:
         print(f"\nweb1's link cut for {args.cut:g} s:\n" + chaos.table([row]))
     print(f"  before the run: {before}\n  after it: {machine_reference()}")

@@ -87,11 +87,11 @@ def test_setting_up_names_no_address_outside_the_range_and_only_its_own_namespac
             raise AssertionError(f"a command on the machine's own namespace: {argv}")
 
 
-def test_the_hosts_configuration_points_only_at_the_planned_addresses():
+def test_the_load_balancer_points_only_at_the_planned_addresses_and_runs_on_its_host(tmp_path):
     plan = netns.plan(hosts.ROLES)
-    servers = "\n".join(f"    server {r} {plan[r].address}:{hosts.PORT} check" for r in hosts.WEBS)
-    config = hosts.HAPROXY.format(lb=plan["lb"].address, port=hosts.PORT, servers=servers)
-    found = set(ADDRESS.findall(config))
+    balancer = hosts.Balancer.on_hosts(netns.Network(plan, run=FakeIp().run), tmp_path)
+    assert balancer.proc.args[:4] == ["ip", "netns", "exec", plan["lb"].netns]
+    found = set(ADDRESS.findall((tmp_path / "haproxy.cfg").read_text()))
     assert found == {plan["lb"].address, *(plan[r].address for r in hosts.WEBS)}
 
 
