@@ -384,7 +384,8 @@ def main(argv=None) -> int:
     parser.add_argument("--bots", type=int, default=2)
     parser.add_argument("--agents", type=int, default=4)
     parser.add_argument("--length", type=int, default=3)
-    parser.add_argument("--timeout", type=float, default=300.0)
+    parser.add_argument("--timeout", type=float, default=600.0,
+                        help="s a match may take (300, chaos.py's, ran out once on a loaded machine)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (logs)")
     args = parser.parse_args(argv)
     netns.require_root()
