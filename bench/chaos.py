@@ -58,6 +58,7 @@ from tests.live import GameClient, RedisServer, Site, play_until_over, terminate
 SCENARIOS = ("none", "kill-web", "restart-redis", "terminate-pg")
 STALL = 5.0  # seconds: a client later than this is left behind
 GRACE = 3.0  # seconds after a fault's end that still count as "the fault itself"
+FAULTS = {}  # more scenarios: name -> async function(site, agents) that injects the fault (bench/hosts.py)
 
 SETUP = r"""
 import json
@@ -264,6 +265,8 @@ async def inject(site: Site, redis: RedisServer, scenario: str, after: float, ag
         redis.start()
     elif scenario == "terminate-pg":
         terminate_backends(site.pg_db)
+    elif scenario in FAULTS:
+        await FAULTS[scenario](site, agents)
     elif scenario != "none":
         raise SystemExit(f"unknown scenario {scenario}")
     return (start, time.time()) if scenario != "none" else None

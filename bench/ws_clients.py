@@ -80,10 +80,11 @@ class Game:
 
 
 class Clients:
-    def __init__(self, specs, spectators: int, ports_of: list, pids: list, browser_pings: bool = False):
+    def __init__(self, specs, spectators: int, ports_of: list, pids: list, browser_pings: bool = False,
+                 host: str = "127.0.0.1"):
         roles = ["white", "black"] + [f"spectator{k}" for k in range(spectators)]
         self.games = [Game(s, roles) for s in specs]
-        self.ports, self.pids = ports_of, pids
+        self.ports, self.pids, self.host = ports_of, pids, host  # host: the servers' (or their proxy's) address
         self.rng = random.Random(7)
         self.step = None
         self.readers = []
@@ -110,9 +111,9 @@ class Clients:
             for _attempt in range(3):  # a server busy with many handshakes may drop one: try again
                 async with sem:
                     try:
-                        ws = await connect(f"ws://127.0.0.1:{port}/ws/games/{game.id}/",
+                        ws = await connect(f"ws://{self.host}:{port}/ws/games/{game.id}/",
                                            additional_headers={"Cookie": f"sessionid={game.sessions[role]}",
-                                                               "Origin": f"http://127.0.0.1:{port}"},
+                                                               "Origin": f"http://{self.host}:{port}"},
                                            open_timeout=60, max_queue=None, compression=None,
                                            ping_interval=None if self.browser_pings else 20)
                         break

@@ -52,17 +52,17 @@ def choose_ports(base: int, n: int) -> list:
     return ports
 
 
-def wait_for_port(port: int, proc, log: Path, timeout: float = 30.0) -> None:
+def wait_for_port(port: int, proc, log: Path, timeout: float = 30.0, host: str = "127.0.0.1") -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"the process on port {port} exited with {proc.returncode}:\n{tail(log)}")
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            with socket.create_connection((host, port), timeout=0.5):
                 return
         except OSError:
             time.sleep(0.05)  # a bounded poll for the port
-    raise RuntimeError(f"nothing listens on {port} after {timeout} s:\n{tail(log)}")
+    raise RuntimeError(f"nothing listens on {host}:{port} after {timeout} s:\n{tail(log)}")
 
 
 def tail(path: Path, lines: int = 40) -> str:
@@ -73,8 +73,8 @@ def tail(path: Path, lines: int = 40) -> str:
 
 
 class Proc:
-    def __init__(self, name: str, args: list, env: dict, log: Path, port: int | None = None):
-        self.name, self.args, self.env, self.log, self.port = name, args, env, log, port
+    def __init__(self, name: str, args: list, env: dict, log: Path, port: int | None = None, host: str = "127.0.0.1"):
+        self.name, self.args, self.env, self.log, self.port, self.host = name, args, env, log, port, host
         self.popen = None
 
     def start(self) -> None:
@@ -82,7 +82,7 @@ class Proc:
             self.popen = subprocess.Popen(self.args, cwd=ROOT, env=self.env, stdout=handle,
                                           stderr=subprocess.STDOUT, start_new_session=True)
         if self.port is not None:
-            wait_for_port(self.port, self.popen, self.log)
+            wait_for_port(self.port, self.popen, self.log, host=self.host)
 
     def alive(self) -> bool:
         return self.popen is not None and self.popen.poll() is None
