@@ -221,12 +221,13 @@ class GarbageSchedule:
 
 
 def profile_to(path: str, reactor) -> None:
-    """Profile the event loop's thread (cProfile) until the server stops, then write the
-    statistics to ``path`` (``GAMES_PROFILE``: to see where a web process's time goes, e.g.
-    under ``bench/ws_bench.py``; the database threads are not in it)."""
+    """Profile the event loop's thread (cProfile, in the thread's CPU time: waiting for the
+    machine is not counted) until the server stops, then write the statistics to ``path``
+    (``GAMES_PROFILE``: to see where a web process's time goes, e.g. under
+    ``bench/ws_bench.py``; the database threads are not in it)."""
     import cProfile
 
-    profile = cProfile.Profile()
+    profile = cProfile.Profile(time.thread_time)
     reactor.addSystemEventTrigger("before", "shutdown", lambda: (profile.disable(), profile.dump_stats(path)))
     profile.enable()
 
