@@ -4,7 +4,7 @@
     .venv/bin/python bench/ws_bench.py --db postgres --redis        # PostgreSQL + a Redis of its own
     .venv/bin/python bench/ws_bench.py --servers 2                  # + the capacity of 2 processes
     .venv/bin/python bench/ws_bench.py --games 10 --rates 5,10 --step-duration 2 --no-fanout   # quick
-    .venv/bin/python bench/ws_bench.py --fixture /tmp/games          # the games made once, copied after
+    .venv/bin/python bench/ws_bench.py --fixture ../bench-games      # the games made once, copied after
 
 What it does (``tests.live.Site``: the site as real processes, on a fresh database):
 
