@@ -21,12 +21,18 @@ same frame again. What the server sends has no limit here.
 A frame is written to the client's socket at once when nothing is waiting to be written
 (:func:`eager_write`), as asyncio's own transports do, instead of always waiting for the
 next turn of the event loop (issue 16).
+
+Every websocket has a ``games.realtime.wire.Wire`` in its scope: through it the protocol
+layer answers an idle ping from a client that misses nothing without the Channels round trip,
+and pings a silent client itself with the version it has been sent (issue 32; docs/PROTOCOL.md,
+"Delivery").
 """
 
 from __future__ import annotations
 
 import gc
 import os
+import random
 import sys
 import time
 
@@ -34,6 +40,8 @@ from daphne import server as daphne_server
 from daphne.cli import CommandLineInterface
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 from twisted.internet import tcp
+
+from games.realtime.wire import EXTENSION, Wire  # noqa: F401 - Wire: the tests build one here
 
 
 def eager_write(transport, data: bytes) -> None:
@@ -73,6 +81,41 @@ class KeepaliveWebSocketProtocol(WebSocketProtocol):
     with 2000 such idle sockets sends 100 fewer pings a second (issue 16).
     """
 
+    wrote_at = 0.0  # time.monotonic() of the last frame written to the client
+    wire = None
+
+    def onConnect(self, request):
+        self.wire = Wire(self.send_text)
+        self.ping_every = 0.75 + 0.5 * random.random()  # x the wire's ``every``: idle sockets' pings spread out
+        return super().onConnect(request)
+
+    def onMessage(self, payload, isBinary):
+        """An idle ping the wire can answer is answered here, without the application."""
+        if not isBinary and self.wire is not None and not self.muted:
+            reply = self.wire.answer(payload)
+            if reply is not None:
+                self.last_ping = time.time()  # heard from: Daphne's keepalive need not ping it
+                self.sendMessage(reply.encode())
+                return
+        super().onMessage(payload, isBinary)
+
+    def send_text(self, text: str) -> None:
+        """A text frame from the attached consumer, written now (``Wire.send``); nothing
+        once the socket is closing (the consumer's disconnect follows)."""
+        if self.state == self.STATE_OPEN:
+            self.sendMessage(text.encode())
+
+    def check_timeouts(self):
+        """Daphne's checks (every 2 s), then the server's ping of a socket silent for the
+        wire's ``every`` seconds (spread between 0.75 and 1.25 times that)."""
+        super().check_timeouts()
+        wire = self.wire
+        if (wire is not None and wire.every and self.state == self.STATE_OPEN
+                and time.monotonic() - self.wrote_at >= wire.every * self.ping_every):
+            text = wire.tick()
+            if text is not None:
+                self.sendMessage(text.encode())
+
     def onPing(self, payload):
         self.last_ping = time.time()  # Daphne's clock for its keepalive (``check_timeouts``)
         super().onPing(payload)
@@ -80,6 +123,7 @@ class KeepaliveWebSocketProtocol(WebSocketProtocol):
     def sendData(self, data, sync=False, chopsize=None):
         """autobahn's ``sendData``, with :func:`eager_write` in its plain case (not chopped,
         nothing queued)."""
+        self.wrote_at = time.monotonic()
         if chopsize or sync or self.send_queue:
             super().sendData(data, sync, chopsize)
             return
@@ -94,6 +138,21 @@ class KeepaliveWebSocketProtocol(WebSocketProtocol):
             return super().sendMessage(payload, *args, **kwargs)
         finally:
             self.maxMessagePayloadSize = limit
+
+
+class WiredServer(daphne_server.Server):
+    """Daphne's server, giving each websocket's application its protocol's wire (in the
+    scope's ``extensions``: Channels' middleware copies the scope but keeps its values)."""
+
+    def create_application(self, protocol, scope):
+        wire = getattr(protocol, "wire", None)
+        if wire is not None:
+            scope = {**scope, "extensions": {**(scope.get("extensions") or {}), EXTENSION: wire}}
+        return super().create_application(protocol, scope)
+
+
+class ServeCommand(CommandLineInterface):
+    server_class = WiredServer
 
 
 class ClosingWebSocketFactory(WebSocketFactory):
@@ -161,13 +220,27 @@ class GarbageSchedule:
         self.call.start(self.seconds, now=False)
 
 
+def profile_to(path: str, reactor) -> None:
+    """Profile the event loop's thread (cProfile, in the thread's CPU time: waiting for the
+    machine is not counted) until the server stops, then write the statistics to ``path``
+    (``GAMES_PROFILE``: to see where a web process's time goes, e.g. under
+    ``bench/ws_bench.py``; the database threads are not in it)."""
+    import cProfile
+
+    profile = cProfile.Profile(time.thread_time)
+    reactor.addSystemEventTrigger("before", "shutdown", lambda: (profile.disable(), profile.dump_stats(path)))
+    profile.enable()
+
+
 def main(argv=None) -> None:
     tune_gc()
     from twisted.internet import reactor
 
+    if os.environ.get("GAMES_PROFILE"):
+        profile_to(f"{os.environ['GAMES_PROFILE']}.{os.getpid()}", reactor)
     reactor.callWhenRunning(GarbageSchedule().start, reactor)
     daphne_server.WebSocketFactory = ClosingWebSocketFactory  # the name Server.run() builds
-    CommandLineInterface().run(sys.argv[1:] if argv is None else argv)
+    ServeCommand().run(sys.argv[1:] if argv is None else argv)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
     .venv/bin/python bench/ws_bench.py --db postgres --redis        # PostgreSQL + a Redis of its own
     .venv/bin/python bench/ws_bench.py --servers 2                  # + the capacity of 2 processes
     .venv/bin/python bench/ws_bench.py --games 10 --rates 5,10 --step-duration 2 --no-fanout   # quick
+    .venv/bin/python bench/ws_bench.py --fixture ../bench-games      # the games made once, copied after
 
 What it does (``tests.live.Site``: the site as real processes, on a fresh database):
 
@@ -25,11 +26,13 @@ What it does (``tests.live.Site``: the site as real processes, on a fresh databa
    (a game's sockets land on different processes, as behind a proxy); the same search; the
    capacity ratio to one process.
 
-With ``--browser-pings`` the clients behave like ``static/js/game.mjs`` when idle: no
-websocket protocol pings (browsers send none; the ``websockets`` library's default is one
-every 20 s), and the app's idle ping, with the version held, on every socket that has heard
-nothing for ``PING_EVERY`` s. The idle CPU the fan-out phase prints is then what idle
-browsers cost a process.
+The clients behave like the browser's (``static/js/lib/socket.mjs``) when idle: no websocket
+protocol pings (browsers send none; they answer the server's), the app's ping, with the version
+held, when the server's own ping is late (``PING_EVERY`` s of silence) or shows the socket
+behind. The idle CPU the fan-out phase prints is then what idle browsers cost a process.
+``--pings old-browser``: the browser before issue 32 (the app's ping after every 3 s of
+silence); ``--pings protocol``: the benchmark's clients before (the ``websockets`` library's
+protocol ping every 20 s, no app ping).
 
 Before and after the run it prints ``bench/reference.py``'s check of the machine itself: on a
 machine that runs Python at changing speeds the CPU per move changes with it, and only runs
@@ -56,7 +59,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.reference import describe as machine_reference  # noqa: E402
-from bench.ws_clients import LATENCY_LIMIT, PING_EVERY, Clients, pct  # noqa: E402
+from bench.ws_clients import LATENCY_LIMIT, PINGS, Clients, pct  # noqa: E402
 from tests.live import RedisServer, Site, choose_ports  # noqa: E402
 
 FANOUT_GAMES = 25  # x 4 sockets = the 100-socket side of the fan-out comparison
@@ -134,7 +137,7 @@ async def bench(args, site) -> dict:
     specs = site.setup_specs
     pids = [proc.popen.pid for proc in site.webs]
     ports = [proc.port for proc in site.webs]
-    clients = Clients(specs, args.spectators, ports, pids, browser_pings=args.browser_pings)
+    clients = Clients(specs, args.spectators, ports, pids, pings=args.pings)
     result = {"steps": [], "fanout": None}
     if args.fanout and len(clients.games) > FANOUT_GAMES:
         print(f"\nfan-out cost on one process ({args.fanout_rate:g} moves/s on {FANOUT_GAMES} games):")
@@ -156,11 +159,11 @@ async def bench(args, site) -> dict:
         result["steps"] += steps
         result["many"] = many
     await clients.close()
-    if args.browser_pings:
-        print(f"\n{clients.pings} idle pings sent (every {PING_EVERY:g} s of silence, as browsers do), "
-              f"{clients.pongs} answered")
+    if clients.browser_pings:
+        print(f"\n{args.pings} clients: {clients.pings} app pings sent (after {clients.ping_every:g} s of silence), "
+              f"{clients.pongs} pongs received, {clients.server_pings} of them the server's own pings")
     result["stray_errors"] = clients.stray_errors
-    result["pings"], result["pongs"] = clients.pings, clients.pongs
+    result["pings"], result["pongs"], result["server_pings"] = clients.pings, clients.pongs, clients.server_pings
     return result
 
 
@@ -192,6 +195,30 @@ def report(args, result) -> None:
         print(f"  errors outside the steps: {result['stray_errors']}")
 
 
+def prepare(site: Site, args) -> None:
+    """The database with its games and sessions: made (``SETUP``), or with ``--fixture DIR``
+    copied from the one an earlier run with the same ``--fixture`` kept (its specs in
+    ``DIR/specs.json``, the database a PostgreSQL template or ``DIR/db.sqlite3``), so that
+    runs compared back to back (two versions of the code) start from the same games and do
+    not spend minutes each making them."""
+    import json
+
+    fixture = Path(args.fixture) if args.fixture else None
+    specs = fixture / f"specs-{args.db}-{args.games}-{args.spectators}.json" if fixture else None
+    template = f"ws_bench_{args.games}_{args.spectators}"
+    if specs is not None and specs.exists():
+        site.prepare(pg_template=template if args.db == "postgres" else None,
+                     sqlite_from=None if args.db == "postgres" else specs.with_suffix(".sqlite3"))
+        site.setup_specs = json.loads(specs.read_text())
+        return
+    site.prepare()
+    site.setup_specs = site.shell(SETUP % (args.games, args.spectators), timeout=1800)
+    if specs is not None:
+        fixture.mkdir(parents=True, exist_ok=True)
+        site.save_database(pg_template=template, sqlite_to=specs.with_suffix(".sqlite3"))
+        specs.write_text(json.dumps(site.setup_specs))
+
+
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=500)
@@ -208,9 +235,15 @@ def main(argv=None) -> dict:
     parser.add_argument("--fanout-rate", type=float, default=50.0)
     parser.add_argument("--fanout-duration", type=float, default=15.0,
                         help="s of idle, then s of moves, at each socket count (15: a whole presence heartbeat)")
-    parser.add_argument("--browser-pings", action="store_true",
-                        help="clients ping like static/js when idle (app pings, no protocol pings)")
+    parser.add_argument("--pings", choices=PINGS, default="browser",
+                        help="what idle clients do: browser (static/js/lib/socket.mjs: the default), old-browser "
+                             "(app ping every 3 s of silence), protocol (websockets' protocol pings, no app ping)")
+    parser.add_argument("--browser-pings", dest="pings", action="store_const", const="browser",
+                        help="the same as --pings browser (the default)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (server logs)")
+    parser.add_argument("--fixture", metavar="DIR",
+                        help="keep the games made in DIR (and a PostgreSQL template database) and start later runs "
+                             "with the same --fixture from a copy of them")
     args = parser.parse_args(argv)
 
     tmp = Path(tempfile.mkdtemp(prefix="ws_bench_"))
@@ -229,8 +262,8 @@ def main(argv=None) -> dict:
     before = machine_reference()
     try:
         t = time.monotonic()
-        site.start()
-        site.setup_specs = site.shell(SETUP % (args.games, args.spectators), timeout=1800)
+        prepare(site, args)
+        site.start_processes()
         print(f"setup: {args.games} games on {args.db} in {time.monotonic() - t:.0f} s; {args.servers} Daphne on "
               f"{[w.port for w in site.webs]}; bus {env.get('REDIS_URL') or 'embedded (unix datagrams)'}", flush=True)
         result = asyncio.run(bench(args, site))

@@ -14,7 +14,9 @@ from tests.live import GameClient
 
 LATENCY_LIMIT = 0.100  # p99 move -> every socket
 LOST_AFTER = 5.0  # seconds: a move not everywhere by then is lost
-PING_EVERY = GameClient.PING_EVERY  # s: static/js/game.mjs's (an idle socket's app ping)
+PING_EVERY = GameClient.PING_EVERY  # s: static/js/lib/socket.mjs's (silence before the app ping)
+OLD_PING_EVERY = GameClient.OLD_PING_EVERY  # s: the browser's before issue 32
+PINGS = ("browser", "old-browser", "protocol")  # what idle clients do (``Clients(pings=...)``)
 
 
 # -- measuring ---------------------------------------------------------------------------------------
@@ -80,8 +82,21 @@ class Game:
 
 
 class Clients:
+    """The benchmark's sockets. ``pings`` says what an idle one does:
+
+    - ``browser``: as ``static/js/lib/socket.mjs`` does: no websocket protocol pings (browsers
+      send none; they answer the server's), the app's ping (with the version held) after
+      ``PING_EVERY`` s of silence, i.e. when the server's own ping is late, and at once when
+      the server's ping shows the socket behind;
+    - ``old-browser``: the browser before issue 32: the app's ping after every
+      ``OLD_PING_EVERY`` s of silence (servers still answer it);
+    - ``protocol``: no app ping, the ``websockets`` library's protocol ping every 20 s (the
+      benchmark's clients before).
+
+    ``browser_pings`` (the older option): ``browser`` when true, ``protocol`` when not."""
+
     def __init__(self, specs, spectators: int, ports_of: list, pids: list, browser_pings: bool = False,
-                 host: str = "127.0.0.1"):
+                 pings: str | None = None, host: str = "127.0.0.1"):
         roles = ["white", "black"] + [f"spectator{k}" for k in range(spectators)]
         self.games = [Game(s, roles) for s in specs]
         self.ports, self.pids, self.host = ports_of, pids, host  # host: the servers' (or their proxy's) address
@@ -89,9 +104,15 @@ class Clients:
         self.step = None
         self.readers = []
         self.stray_errors: dict = {}
-        self.browser_pings = browser_pings
-        self.heard: dict = {}  # socket -> monotonic time of its last message in or ping out
-        self.pings = self.pongs = 0  # idle pings sent, and answered
+        self.pings_mode = pings or ("browser" if browser_pings else "protocol")
+        if self.pings_mode not in PINGS:
+            raise ValueError(f"pings: one of {PINGS}")
+        self.browser_pings = self.pings_mode != "protocol"  # app pings, no protocol pings
+        self.ping_every = OLD_PING_EVERY if self.pings_mode == "old-browser" else PING_EVERY
+        self.heard: dict = {}  # socket -> monotonic time of its last message in
+        self.pinged: dict = {}  # socket -> monotonic time of its last app ping out
+        self.pings = self.pongs = 0  # idle pings sent, and pongs received (answers and the server's pings)
+        self.server_pings = 0  # pongs that answered no ping of ours: the server's own pings
         self.pinger = None
 
     def error(self, what: str) -> None:
@@ -143,22 +164,33 @@ class Clients:
         await self.settle()
 
     async def ping_idle(self) -> None:
-        """Like a browser: a socket that has heard nothing for ``PING_EVERY`` s sends the
-        app's idle ping with the version it holds (docs/PROTOCOL.md, "Delivery")."""
+        """Like a browser: a socket that has heard nothing for ``ping_every`` s (and has not
+        pinged for as long) sends the app's idle ping with the version it holds
+        (docs/PROTOCOL.md, "Delivery")."""
+        every = self.ping_every
         while True:
             await asyncio.sleep(0.25)
             now = time.monotonic()
             for game in self.games:
                 for role, ws in list(game.sockets.items()):
-                    if now - self.heard.get(ws, now) < PING_EVERY:
+                    if now - self.heard.get(ws, now) < every or now - self.pinged.get(ws, 0.0) < every:
                         continue
-                    self.heard[ws] = now
-                    gid, version = game.held.get(role, (game.id, 0))
-                    try:
-                        await ws.send(json.dumps({"t": "ping", "d": {}, "v": version, "game": gid}))
-                        self.pings += 1
-                    except Exception as exc:  # noqa: BLE001 - counted
-                        self.error(f"ping {type(exc).__name__}")
+                    await self.ping(game, role, ws)
+
+    async def ping(self, game, role, ws) -> None:
+        self.pinged[ws] = time.monotonic()
+        gid, version = game.held.get(role, (game.id, 0))
+        try:
+            await ws.send(json.dumps({"t": "ping", "d": {}, "v": version, "game": gid}))
+            self.pings += 1
+        except Exception as exc:  # noqa: BLE001 - counted
+            self.error(f"ping {type(exc).__name__}")
+
+    @staticmethod
+    def behind(held, d) -> bool:
+        """Whether the server's ping (a pong's ``d``) shows a socket holding ``held`` behind."""
+        gid, version = held
+        return d.get("v", 0) > version if d.get("game") == gid else (d.get("game") or 0) > gid
 
     async def close(self) -> None:
         if self.pinger is not None:
@@ -172,17 +204,22 @@ class Clients:
         self.readers = []
         for game in self.games:
             game.sockets, game.ready, game.pending, game.held = {}, None, None, {}
-        self.heard = {}
+        self.heard, self.pinged = {}, {}
 
     async def reader(self, game, role, ws) -> None:
         try:
             async for raw in ws:
                 now = time.perf_counter()
+                answers = self.pinged.get(ws, 0.0) > self.heard.get(ws, 0.0)  # the first frame after our ping
                 self.heard[ws] = time.monotonic()
                 m = json.loads(raw)
                 t = m.get("t")
                 if t == "pong":
                     self.pongs += 1
+                    if not answers:
+                        self.server_pings += 1
+                        if self.pings_mode == "browser" and self.behind(game.held.get(role, (game.id, 0)), m["d"]):
+                            await self.ping(game, role, ws)
                     continue
                 if t == "error":
                     self.error(f"error {m['d'].get('code')}")

@@ -70,6 +70,7 @@ _ALL = [
     Setting("GAMES_WS_FLOOD_LIMIT", 40, int, "messages per 2 s on one socket (three times that closes it, 4008)"),
     Setting("GAMES_CHAT_LIMIT", 5, int, "chat lines per 10 seconds"),
     Setting("GAMES_DELIVERY_CHECK", 1.0, float, "seconds between a web process's delivery checks"),
+    Setting("GAMES_SERVER_PING", 5.0, float, "seconds of silence on a socket before the server pings its client with the version (0: never)"),
     Setting("GAMES_PRESENCE_HEARTBEAT", 15.0, float, "seconds between the presence heartbeats of a socket"),
     Setting("GAMES_PRESENCE_STALE_AFTER", 45.0, float, "seconds without a heartbeat after which a presence row is swept"),
     Setting("GAMES_LONG_POLL_RECHECK", 1.0, float, "seconds between two database reads of a waiting long poll"),

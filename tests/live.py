@@ -20,6 +20,7 @@ import json
 import os
 import random
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -163,11 +164,29 @@ class Site:
         self.stop()
 
     def start(self) -> None:
+        self.prepare()
+        self.start_processes()
+
+    def prepare(self, pg_template: str | None = None, sqlite_from: Path | None = None) -> None:
+        """The database, migrated: a new one, or a copy of ``pg_template`` (a PostgreSQL
+        database nobody is connected to) or of the SQLite file ``sqlite_from``."""
         if self.pg_db:
-            _pg(f'CREATE DATABASE "{self.pg_db}"')
+            _pg(f'CREATE DATABASE "{self.pg_db}"' + (f' TEMPLATE "{pg_template}"' if pg_template else ""))
+        elif sqlite_from is not None:
+            shutil.copyfile(sqlite_from, self.tmp / "db.sqlite3")
         if self.redis_url:
             flush_redis(self.redis_url)
         self.manage("migrate", "--noinput", "-v", "0")
+
+    def save_database(self, pg_template: str | None = None, sqlite_to: Path | None = None) -> None:
+        """Keep a copy of the database (no process of the site connected): a PostgreSQL
+        database ``pg_template`` made from it, or the SQLite file copied to ``sqlite_to``."""
+        if self.pg_db:
+            _pg(f'CREATE DATABASE "{pg_template}" TEMPLATE "{self.pg_db}"')
+        else:
+            shutil.copyfile(self.tmp / "db.sqlite3", sqlite_to)
+
+    def start_processes(self) -> None:
         for proc in self.processes():
             proc.start()
 
@@ -298,12 +317,20 @@ def flush_redis(url: str) -> None:
 
 class GameClient:
     """One websocket on a match: folds what it receives into (game, version, phase, actor,
-    legal plays), follows the match into its next game, resyncs on a gap, pings when idle,
-    and reconnects (with ``?v=``) when the socket drops, as the browser client does."""
+    legal plays), follows the match into its next game, resyncs on a gap, pings as the browser
+    client does (``static/js/lib/socket.mjs``: when the server's own ping is late, and at once
+    when the server's ping shows it behind), takes a socket that stays silent after its ping
+    for dead, and reconnects (with ``?v=``) when the socket drops or is dead.
 
-    PING_EVERY = 3.0
+    ``old=True``: the browser client before issue 32, which pinged after every 3 s of silence
+    and knew nothing of the server's ping (servers still answer it)."""
 
-    def __init__(self, base_ws, game_id: int, cookie: str | None, origin: str, color: str | None = None):
+    PING_EVERY = 10.0  # s of silence before the client pings (socket.mjs's ``pingEvery``)
+    DEAD_AFTER = PING_EVERY + 5.0  # s of silence with a ping unanswered: dead
+    OLD_PING_EVERY = 3.0
+
+    def __init__(self, base_ws, game_id: int, cookie: str | None, origin: str, color: str | None = None,
+                 *, old: bool = False, ping_every: float | None = None, dead_after: float | None = None):
         # ``base_ws``: one server, or a list to pick from at every (re)connection, as a proxy would.
         self.bases = [base_ws] if isinstance(base_ws, str) else list(base_ws)
         self.cookie, self.origin, self.color = cookie, origin, color
@@ -317,6 +344,11 @@ class GameClient:
         self.errors = []
         self.changed = asyncio.Event()
         self.reconnects = 0
+        self.old = old
+        self.ping_every = ping_every or (self.OLD_PING_EVERY if old else self.PING_EVERY)
+        self.dead_after = dead_after or (3 * self.ping_every if old else self.ping_every + 5.0)
+        self.pinged_at = 0.0
+        self.pings = self.server_pings = self.dead = 0
 
     async def connect(self) -> None:
         from websockets.asyncio.client import connect
@@ -345,11 +377,13 @@ class GameClient:
                 if self.ws is None:
                     await self.connect()
                     delay = 0.2
+                self.heard_at, self.pinged_at = time.monotonic(), 0.0
                 pinger = asyncio.create_task(self._pings())
                 try:
                     async for raw in self.ws:
+                        answers = self.pinged_at > self.heard_at  # the first frame after our ping
                         self.heard_at = time.monotonic()
-                        await self.on_message(json.loads(raw))
+                        await self.on_message(json.loads(raw), answers)
                         if stop.is_set():
                             break
                 finally:
@@ -367,9 +401,25 @@ class GameClient:
 
     async def _pings(self) -> None:
         while True:
-            await asyncio.sleep(1.0)
-            if time.monotonic() - self.heard_at >= self.PING_EVERY:
-                await self.send({"t": "ping", "d": {}, "v": self.version, "game": self.game})
+            await asyncio.sleep(min(1.0, self.ping_every / 3))
+            now = time.monotonic()
+            if self.pinged_at > self.heard_at and now - self.heard_at > self.dead_after:
+                self.dead += 1  # silent after our ping: drop it without waiting for its close
+                self.ws.transport.abort()
+                return
+            if now - self.heard_at >= self.ping_every and now - self.pinged_at >= self.ping_every:
+                await self.ping()
+
+    async def ping(self) -> None:
+        self.pinged_at = time.monotonic()
+        self.pings += 1
+        await self.send({"t": "ping", "d": {}, "v": self.version, "game": self.game})
+
+    def behind(self, d: dict) -> bool:
+        """Whether a pong's ``d`` (the game and version the server has sent) shows us behind."""
+        if d.get("game") == self.game:
+            return type(d.get("v")) is int and d["v"] > (self.version or 0)
+        return type(d.get("game")) is int and d["game"] > self.game
 
     async def send(self, message: dict) -> bool:
         try:
@@ -381,9 +431,14 @@ class GameClient:
     async def act(self, kind: str, data: dict | None = None) -> bool:
         return await self.send({"t": kind, "d": data or {}, "v": self.version, "game": self.game})
 
-    async def on_message(self, m: dict) -> None:
+    async def on_message(self, m: dict, answers: bool = False) -> None:
         t = m.get("t")
-        if t == "error":
+        if t == "pong":
+            if not answers:
+                self.server_pings += 1
+                if not self.old and self.behind(m["d"]):
+                    await self.ping()
+        elif t == "error":
             self.errors.append(m["d"])
         elif t == "snapshot":
             d = m["d"]

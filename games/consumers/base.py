@@ -33,6 +33,7 @@ from games.jsonsafe import BadInput, parse
 from games.models import Player
 from games.realtime import delivery
 from games.realtime.bridge import ANYONE
+from games.realtime.wire import wire_of
 
 logger = logging.getLogger(__name__)
 
@@ -110,6 +111,8 @@ class SocketConsumer(AsyncWebsocketConsumer):
         out included; every database call here goes through ``games.db.calls.db``, which
         does that itself where it hops (issue 16: the hop was a fifth of a move's cost)."""
         handler = getattr(self, get_handler_name(message), None)
+        if message.get("type") == "websocket.disconnect":
+            self.detach_wire()
         if handler is None:
             raise ValueError(f"No handler for message type {message.get('type')!r}")
         try:
@@ -123,11 +126,19 @@ class SocketConsumer(AsyncWebsocketConsumer):
             logger.warning("socket %s: database error on %s (%s)", self.channel_name, message.get("type"),
                            type(exc).__name__)
         except BaseException:
+            self.detach_wire()
             delivery.unwatch(self)  # the consumer dies: the heartbeat must not keep its presence row alive
             raise
 
+    wire = None  # the protocol layer's line, once attached (``games.realtime.wire``)
+
     async def send(self, text_data=None, bytes_data=None, close=False):
-        """Sending to a client that has just gone is not an error: its disconnect follows."""
+        """Sending to a client that has just gone is not an error: its disconnect follows.
+        Once attached to the wire, a text frame goes straight to the protocol layer."""
+        wire = self.wire
+        if wire is not None and text_data is not None and not close:
+            wire.send(text_data)
+            return
         try:
             await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
         except Disconnected:
@@ -206,6 +217,39 @@ class SocketConsumer(AsyncWebsocketConsumer):
         await self.send_json({"t": "pong", "v": None, "d": {"v": held}})
         if type(version) is int and version < held:
             await self.catch_up(version)
+
+    # -- the protocol layer's pings (``games.realtime.wire``) ----------------------------------------
+    def attach_wire(self) -> None:
+        """From now on the protocol layer answers this socket's idle pings that need no
+        catch-up, and pings its client when it has been silent (``GAMES_SERVER_PING``)."""
+        wire = wire_of(self.scope)
+        if wire is not None:
+            wire.every = float(conf.value("GAMES_SERVER_PING"))
+            wire.owner = self
+            if wire.send is not None:
+                self.wire = wire
+
+    def detach_wire(self) -> None:
+        self.wire = None
+        wire = wire_of(self.scope)
+        if wire is not None and wire.owner is self:
+            wire.owner = None
+
+    def pong_text(self) -> str:
+        """The ``pong``: what this socket has sent its client."""
+        return dumps({"t": "pong", "v": None, "d": {"v": self.sent}})
+
+    def behind(self, version, game) -> bool:
+        """Whether an idle ping carrying ``version`` (and ``game``) shows a client missing something."""
+        return type(version) is int and version < self.sent
+
+    def quick_pong(self, version, game) -> str | None:
+        """The protocol layer's answer to an idle ping: the pong, unless the client is behind
+        or over the message rate (then the consumer answers, as for any other message; the
+        ping then counts twice against the rate)."""
+        if self.behind(version, game) or not (self.hard_flood.hit() and self.flood.hit()):
+            return None
+        return self.pong_text()
 
     async def forward(self, message: dict, viewer: str) -> None:
         """A committed batch of a stream numbered without restarts (a chouette): send the

@@ -47,6 +47,7 @@ class ChouetteConsumer(SocketConsumer):
         await self.channel_layer.group_add(chouette_group(self.chouette_id), self.channel_name)
         await self.catch_up(since, with_chat=True)
         delivery.watch_chouette(self)
+        self.attach_wire()
         await db(services.chouette_presence,
                  chouette_id=self.chouette_id, player_id=self.player_id, here=True)
 

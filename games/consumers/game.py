@@ -40,6 +40,7 @@ class GameConsumer(SocketConsumer):
         self.game_id, self.sent = asked_game, 0
         await self.catch_up(since, with_chat=True)
         delivery.watch(self)
+        self.attach_wire()
         try:
             await db(services.presence_join,
                      match_id=self.match_id, channel_name=self.channel_name, player=self.player_id, role=self.role)
@@ -171,12 +172,20 @@ class GameConsumer(SocketConsumer):
             await self._action(kind, data, version, game)
 
     async def _ping(self, data, version, game):
-        """An idle ping carries the version the client holds: answer with what it misses."""
-        await self.send_json({"t": "pong", "v": None, "d": {"game": self.game_id, "v": self.sent}})
+        """An idle ping carries the version the client holds: answer with what it misses.
+        (One that misses nothing is answered by the protocol layer: ``quick_pong``.)"""
+        await self.send(text_data=self.pong_text())
         if type(version) is int and (game in (None, self.game_id)) and version < self.sent:
             await self.catch_up(version)
         elif type(game) is int and game < (self.game_id or 0):
             await self.catch_up(None)
+
+    def pong_text(self) -> str:
+        return dumps({"t": "pong", "v": None, "d": {"game": self.game_id, "v": self.sent}})
+
+    def behind(self, version, game) -> bool:
+        return ((type(version) is int and game in (None, self.game_id) and version < self.sent)
+                or (type(game) is int and game < (self.game_id or 0)))
 
     async def _action(self, kind, data, version, game):
         try:

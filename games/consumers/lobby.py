@@ -22,6 +22,7 @@ class LobbyConsumer(SocketConsumer):
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self._send_lobby()
         delivery.watch_lobby(self)
+        self.attach_wire()
 
     def _lobby(self) -> tuple:
         version = lobby_version()

@@ -281,12 +281,13 @@ setInterval(() => {
 }, 1000);
 
 // -- the socket (lib/socket.mjs: ?v=, the idle ping, dead sockets, back-off) ----------------------
-const PING_EVERY = 3000;   // ms of silence before the idle ping (docs/PROTOCOL.md, "Delivery")
+// The server pings after 5 s of silence with the game and version it has sent us; we ping
+// only when that is late (10 s of silence) or shows us behind (docs/PROTOCOL.md, "Delivery").
 const socket = openSocket({   // opened last: its frames need the whole page
   path: () => `/ws/games/${G.state.game}/`,
   version: () => G.state.version,
   ping: () => ({ t: 'ping', d: {}, v: G.state.version, game: G.state.game }),
-  pingEvery: PING_EVERY,
+  behind: d => (d.game === G.state.game ? d.v > (G.state.version ?? 0) : d.game > G.state.game && !G.hold),
   onFrame: receive,
   onState(st, code) {
     document.body.dataset.connected = st === 'open' ? '1' : '0';

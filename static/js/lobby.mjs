@@ -67,7 +67,7 @@ function onMessage(msg) {
 const socket = openSocket({
   path: '/ws/lobby/',
   ping: () => ({ t: 'ping', d: {}, v: version }),
-  pingEvery: 4000,   // a ping after 4 s of silence (the lobby is the busiest page): dead after 12 s
+  behind: d => version !== null && d.v > version,   // the server's ping shows us behind: our ping catches up
   onFrame: onMessage,
   onState(st) {
     if (st === 'connecting') return;   // the page says so already

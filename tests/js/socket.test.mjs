@@ -150,10 +150,11 @@ test('a gap asks for a resync from the version held, once per version and socket
 
 test('a message lost without a gap is caught by the answer to the idle ping', () => {
   const { w, p, s } = started();
-  // The server sent v 2 (its last before the player's decision) and the channel layer lost it.
+  // The server sent v 2 (its last before the player's decision) and the channel layer lost it,
+  // and the server's own ping is late too (an old server sends none): the client pings.
   w.advance(2000);
   s.frame({ t: 'chat', v: null });   // traffic postpones the ping
-  w.advance(2999);
+  w.advance(9999);
   assert.deepEqual(s.sent, []);
   w.advance(1000);
   assert.deepEqual(s.sent, [{ t: 'ping', d: {}, v: 1 }]);
@@ -161,8 +162,38 @@ test('a message lost without a gap is caught by the answer to the idle ping', ()
   s.frame({ t: 'pong', v: null, d: { v: 2 } });
   s.frame({ t: 'e', v: 2 });
   assert.equal(p.held, 2);
-  w.advance(2000);
+  w.advance(9000);
   assert.equal(s.sent.length, 1, 'heard from: no ping yet');
+  p.client.close();
+});
+
+test("the server's ping keeps an idle socket quiet, and one that shows us behind is answered with our ping", () => {
+  const { w, p, s } = started();
+  for (let i = 0; i < 6; i++) {   // the server pings every 5 s of silence with what it has sent
+    w.advance(5000);
+    s.frame({ t: 'pong', v: null, d: { v: 1 } });
+  }
+  assert.deepEqual(s.sent, [], 'up to date: the client never pings');
+  // v 2 was lost: the server's next ping says so, and the client's ping (with v 1) asks for it.
+  w.advance(5000);
+  s.frame({ t: 'pong', v: null, d: { v: 2 } });
+  assert.deepEqual(s.sent, [{ t: 'ping', d: {}, v: 1 }]);
+  s.frame({ t: 'e', v: 2 });
+  assert.equal(p.held, 2);
+  p.client.close();
+});
+
+test("the page says what behind means (a match: another game's version)", () => {
+  const w = world();
+  const seen = [];
+  const p = page(w, { ping: () => ({ t: 'ping', d: {}, v: 3, game: 4 }),
+                      behind: d => { seen.push(d); return d.game > 4; } });
+  w.sockets[0].accept();
+  w.sockets[0].frame({ t: 'pong', v: null, d: { game: 4, v: 9 } });
+  assert.deepEqual(w.sockets[0].sent, []);
+  w.sockets[0].frame({ t: 'pong', v: null, d: { game: 5, v: 1 } });
+  assert.deepEqual(w.sockets[0].sent, [{ t: 'ping', d: {}, v: 3, game: 4 }]);
+  assert.equal(seen.length, 2);
   p.client.close();
 });
 
@@ -179,9 +210,9 @@ test('the page builds its own ping (the game adds its game)', () => {
 
 test('a socket that stays silent after a ping is dead: it is dropped and another opened', () => {
   const { w, p, s } = started();
-  w.advance(9000);
-  assert.equal(s.sent.filter(m => m.t === 'ping').length >= 1, true);
-  assert.equal(w.sockets.length, 1, 'not dead yet at 9 s');
+  w.advance(15000);   // no server ping for 10 s: the client pings; 5 s more without an answer
+  assert.equal(s.sent.filter(m => m.t === 'ping').length, 1);
+  assert.equal(w.sockets.length, 1, 'not dead yet at 15 s');
   w.advance(1000);
   assert.ok(s.closedByClient, 'the dead socket is closed');
   assert.equal(p.states.at(-1), 'reconnecting');

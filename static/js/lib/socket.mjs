@@ -2,7 +2,11 @@
 // and the lobby (docs/PROTOCOL.md, "Connecting and resync" and "Delivery").
 //
 // - It connects with the version the page holds (``?v=``), so the server sends what is missing.
-// - It pings when idle, with that version, so a lost message is caught by the ping's answer.
+// - The server pings a socket it has sent nothing for 5 s (a ``pong`` with the version it has
+//   sent): one that shows the page behind (``behind``) is answered with our ping at once, which
+//   carries the version held, so the server sends what is missing.
+// - It pings itself only when the server's ping is late (``pingEvery`` of silence: 10 s), and
+//   at once when the page is shown again, focused or back online.
 // - A socket that hears nothing for ``deadAfter`` ms while a ping is unanswered is dead: it is
 //   dropped and a new one opened.
 // - A socket that closes is reopened after a back-off with jitter (400 ms doubling to 5 s, each
@@ -31,9 +35,12 @@ const OPEN = 1;
  * - ``path``: the socket's path (a string, or a function: read at each connect);
  * - ``version()``: the version held (``?v=`` and the idle ping's ``v``); without it, no ``?v=``;
  * - ``ping()``: the idle ping to send (default ``{t: 'ping', d: {}, v: version()}``);
+ * - ``behind(d)``: whether the ``d`` of a ``pong`` (the server's ``v``, and ``game`` for a
+ *   match) shows the page missing something (default: ``d.v`` above ``version()``);
  * - ``onFrame(msg)``, ``onOpen()``, ``onState(state, code)``: the page's hooks; ``state`` is
  *   ``connecting``, ``open``, ``reconnecting`` or ``stopped``;
- * - ``pingEvery`` (3000 ms of silence), ``deadAfter`` (3 x pingEvery), ``tick`` (1000 ms),
+ * - ``pingEvery`` (10000 ms of silence: twice the server's own ping), ``deadAfter``
+ *   (pingEvery + 5000: a ping unanswered for 5 s), ``tick`` (1000 ms),
  *   ``backoff`` ({first: 400, max: 5000}), ``stopCodes`` ([4003]), ``wake`` (true: ping, or
  *   reconnect at once, when the page is shown again, gets the focus or comes back online);
  * - ``env``: WebSocket, now, setTimeout, clearTimeout, setInterval, clearInterval, random,
@@ -46,11 +53,15 @@ export function openSocket(options) {
     setTimeout: (f, ms) => setTimeout(f, ms), clearTimeout: t => clearTimeout(t),
     setInterval: (f, ms) => setInterval(f, ms), clearInterval: t => clearInterval(t), ...options.env,
   };
-  const pingEvery = options.pingEvery ?? 3000, deadAfter = options.deadAfter ?? 3 * pingEvery;
+  const pingEvery = options.pingEvery ?? 10000, deadAfter = options.deadAfter ?? pingEvery + 5000;
   const backoff = { first: 400, max: 5000, ...options.backoff };
   const stopCodes = options.stopCodes ?? [4003];
   const version = options.version || (() => null);
   const hook = name => options[name] || (() => {});
+  const behind = options.behind || (d => {
+    const held = version();
+    return typeof d.v === 'number' && typeof held === 'number' && d.v > held;
+  });
   let ws = null, timer = null, attempt = 0, stopped = false, state = null;
   let heardAt = env.now(), pingedAt = 0, resynced = null;
 
@@ -80,9 +91,13 @@ export function openSocket(options) {
     };
     socket.onmessage = e => {
       if (socket !== ws) return;
+      const answers = pingedAt > heardAt;   // the first frame after our ping: its answer
       heardAt = env.now(); attempt = 0;
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
+      // The server's own ping shows us behind: our ping, with the version held, asks for the
+      // rest (the answer to our ping is followed by what we miss: no second ping for it).
+      if (msg && msg.t === 'pong' && msg.d && !answers && behind(msg.d)) ping();
       hook('onFrame')(msg);
     };
     socket.onclose = e => { if (socket === ws) dropped(e && e.code); };
