@@ -239,7 +239,7 @@ def bench_env(extra: dict) -> dict:
 
 async def capacity(title: str, specs, args, host: str, ports: list, pids: list) -> dict:
     """Every socket connected (round robin over ``ports``), then ws_bench's search of the rate."""
-    clients = Clients(specs, args.spectators, ports, pids, browser_pings=args.browser_pings, host=host)
+    clients = Clients(specs, args.spectators, ports, pids, pings=args.pings, host=host)
     await clients.connect(clients.games, ports)
     sockets = sum(len(g.sockets) for g in clients.games)
     idle = [cpu_seconds(pid) for pid in pids]
@@ -373,7 +373,10 @@ def main(argv=None) -> int:
     parser.add_argument("--every-rate", action="store_true",
                         help="run every rate even after one failed (ws_bench stops at the first that fails)")
     parser.add_argument("--idle", type=float, default=5.0, help="s of idle CPU measured once every socket is open")
-    parser.add_argument("--browser-pings", action="store_true", help="clients ping like static/js when idle")
+    parser.add_argument("--pings", choices=ws_bench.PINGS, default="browser",
+                        help="what an idle client does (bench/ws_clients.py Clients): as browsers do by default")
+    parser.add_argument("--browser-pings", dest="pings", action="store_const", const="browser",
+                        help="the older spelling of --pings browser")
     parser.add_argument("--port", type=int, default=18700, help="the one-host run's first port to try")
     parser.add_argument("--no-compare", dest="compare", action="store_false", help="no one-host run")
     parser.add_argument("--no-capacity", dest="capacity", action="store_false", help="no capacity run on the hosts")
