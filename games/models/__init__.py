@@ -6,13 +6,14 @@
 - ``chouettes``: Chouette, ChouetteSeat, ChouetteGame, ChouetteEvent, ChouetteChat;
 - ``work``: Counter, Job, PeriodicRun, Analysis;
 - ``practice``: PracticeSession, PracticeExercise.
-- ``tournaments``: Tournament, Entry, TournamentMatch (the match of each pairing), TournamentSeries.
+- ``tournaments``: Tournament, Entry, TournamentMatch (the match of each pairing), TournamentSeries,
+  DirectorAction (the directors' log).
 """
 
 from games.models.chouettes import Chouette, ChouetteChat, ChouetteEvent, ChouetteGame, ChouetteSeat
 from games.models.matches import ChatMessage, Connection, Game, GameEvent, Match
 from games.models.players import Agent, HouseBot, Player, PushSubscription, QueueEntry
-from games.models.tournaments import Entry, Tournament, TournamentMatch, TournamentSeries
+from games.models.tournaments import DirectorAction, Entry, Tournament, TournamentMatch, TournamentSeries
 from games.models.work import Analysis, Counter, Job, PeriodicRun
 from games.models.practice import PracticeExercise, PracticeSession
 
@@ -21,5 +22,5 @@ __all__ = [
     "Match", "Game", "GameEvent", "ChatMessage", "Connection",
     "Chouette", "ChouetteSeat", "ChouetteGame", "ChouetteEvent", "ChouetteChat",
     "Counter", "Job", "PeriodicRun", "Analysis", "PracticeSession", "PracticeExercise",
-    "Tournament", "Entry", "TournamentMatch", "TournamentSeries",
+    "Tournament", "Entry", "TournamentMatch", "TournamentSeries", "DirectorAction",
 ]

@@ -17,6 +17,7 @@ board      ``classic`` (wood) / ``green`` (tournament) / ``contrast`` (high cont
 language   ``""`` (the browser's) or a code of ``settings.LANGUAGES`` (docs/TRANSLATING.md)         ``""``
 mail_turn  e-mail "your turn" (correspondence)                                                      true
 mail_low   e-mail "your time is running low"                                                        true
+mail_tournament  e-mail "your tournament match is ready"                                            true
 push       the same notices by Web Push (browsers)                                                  true
 =========  =======================================================================================  ===========
 
@@ -41,7 +42,7 @@ CHOICES = {
 
 
 FLAGS = {"autoroll": False, "forced": False, "confirm": True, "sound": True, "mail_turn": True, "mail_low": True,
-         "push": True}
+         "mail_tournament": True, "push": True}
 
 
 DEFAULTS = {**{name: values[0] for name, values in CHOICES.items()}, **FLAGS}

@@ -76,9 +76,13 @@ from games.services.social import (
 )
 from games.services.tournament_play import forfeit_absent, tournament_expire_deadlines, tournament_tick
 from games.services.tournament_series import series_schedule, tournament_series_create
+from games.services.tournament_director import tournament_award, tournament_pause, tournament_repair, tournament_resume
 from games.services.tournaments import (
     tournament_add_bots,
     tournament_cancel,
+    tournament_check_in,
+    tournament_director_withdraw,
+    tournament_disqualify,
     tournament_create,
     tournament_enter,
     tournament_start,
@@ -114,5 +118,7 @@ __all__ = [
     "presence_join", "presence_leave",
     "series_schedule", "tournament_series_create", "forfeit_absent", "tournament_expire_deadlines", "tournament_tick", "tournament_add_bots", "tournament_cancel",
     "tournament_create", "tournament_enter", "tournament_start", "tournament_start_due", "tournament_withdraw",
+    "tournament_award", "tournament_pause", "tournament_repair", "tournament_resume", "tournament_check_in",
+    "tournament_director_withdraw", "tournament_disqualify",
     "bots_waiting", "close_abandoned", "expire_clock", "expire_clocks", "sweep", "sweep_presence",
 ]

@@ -3,6 +3,10 @@ to a verified address only, each kind on or off in the player's settings (``mail
 ``mail_low``), each mail with a link that turns its kind off. The address is verified with a
 signed link (Django's signing: the player and the address, valid three days).
 
+"Your tournament match is ready" goes at once when a pairing's match is created, by e-mail
+and push (``mail_tournament``), and to every page the player has open (the header's socket
+joins the player's group, ``games.events.player_group``).
+
 The same notices go by Web Push to the browsers the player allowed (``games.services.push``).
 
 "Your turn" goes once per quiet period, not per move: the periodic ``notices`` job (the
@@ -21,9 +25,12 @@ from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import override
 
 from games import clock, conf
 from games.errors import BadRequest, Conflict
+from games.events import Batch, player_group, publish_on_commit
 from games.models import Connection, Game, Player
 from games.services.lifecycle import lock_game
 from games.services.players import require_active
@@ -33,7 +40,7 @@ from games.services.push import push_later, push_targets
 VERIFY_SALT = "games.notices.verify"
 UNSUBSCRIBE_SALT = "games.notices.unsubscribe"
 VERIFY_MAX_AGE = 3 * 86_400
-KINDS = {"turn": "mail_turn", "low": "mail_low"}  # notice kind -> the setting that turns it off
+KINDS = {"turn": "mail_turn", "low": "mail_low", "tournament": "mail_tournament"}  # notice kind -> the setting that turns it off
 
 
 def site_url(path: str) -> str:
@@ -226,3 +233,30 @@ def _low_notices(at) -> int:
                   f"may claim the match.\n\nNo more of these mails: {unsubscribe_link(player, 'low')}\n", address)
             warned += 1
     return warned
+
+
+# -- a tournament pairing ------------------------------------------------------------------------
+
+
+def tournament_match_notice(player: Player, opponent: Player, *, tournament, match, label: str) -> bool:
+    """Tell ``player`` that their match of ``tournament`` against ``opponent`` is ready: on
+    their open pages at once, then by push and e-mail as their settings say (in their
+    language). Returns whether it went by push or mail."""
+    url = f"/games/{match.games.order_by('number').values_list('pk', flat=True).first()}/"
+    publish_on_commit(Batch(group=player_group(player.pk), notices=[{"t": "tournament_match", "d": {
+        "tournament": tournament.pk, "name": tournament.name, "match": match.pk, "label": label,
+        "opponent": opponent.display_name, "url": url}}]))
+    if not _wants(player, "tournament"):
+        return False
+    with override((player.settings or {}).get("language") or None):
+        subject = _("Your match in %(tournament)s is ready") % {"tournament": tournament.name}
+        body = _("%(label)s against %(opponent)s") % {"label": label, "opponent": opponent.display_name}
+        pushed = push_later(player, subject, body, url)
+        address = verified_address(player)
+        if address:
+            _mail(subject, _("Hello %(name)s,\n\n%(line)s: %(url)s\n\nThe tournament: %(page)s\n\n"
+                             "No more of these mails: %(stop)s\n") % {
+                "name": player.display_name, "line": body, "url": site_url(url),
+                "page": site_url(f"/tournaments/{tournament.pk}/"), "stop": unsubscribe_link(player, "tournament")},
+                  address)
+    return bool(pushed or address)

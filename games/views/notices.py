@@ -11,12 +11,15 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from django.utils.translation import gettext_lazy
+
 from games import services
 from games.errors import BadRequest, ServiceError
 from games.jsonsafe import BadInput, parse
 from games.selectors.players import player_of
 
-KIND_NAMES = {"turn": "\u201cyour turn\u201d", "low": "\u201ctime running low\u201d"}
+KIND_NAMES = {"turn": "\u201cyour turn\u201d", "low": "\u201ctime running low\u201d",
+              "tournament": gettext_lazy("\u201ctournament match ready\u201d")}
 
 
 @login_required
