@@ -106,6 +106,9 @@ def create_pairing_match(tournament: Tournament, pairing, *, now) -> Match:
         rated=not (white.is_guest or black.is_guest) and bool(options.get("rated", True)),
         corr_days=tournament.corr_days, corr_bank_days=tournament.corr_bank_days,
     )
+    if clock.has_clock(match):
+        match.white_bank_ms = match.black_bank_ms = clock.initial_bank_ms(match)
+        match.save(update_fields=["white_bank_ms", "black_bank_ms"])
     TournamentMatch.objects.create(tournament=tournament, key=pairing.key, match=match, round=pairing.round,
                                    label=pairing.label[:60], deadline=pairing_deadline(tournament, now))
     record = MatchRecord(match)
