@@ -57,6 +57,8 @@ urlpatterns = [
          name="tournament_withdraw"),
     path("tournaments/<int:tournament_id>/start/", tournament_pages.tournament_start, name="tournament_start"),
     path("tournaments/<int:tournament_id>/bots/", tournament_pages.tournament_add_bots, name="tournament_bots"),
+    *(path(f"tournaments/<int:tournament_id>/{what}/", fn, name=f"tournament_{what.replace('-', '_')}")
+      for what, fn in tournament_pages.DIRECTOR_ACTIONS.items()),
     # analysis, .mat upload, hints and the tutor (games/analysis_views.py)
     path("matches/<int:match_id>/analysis.json", analysis_views.match_analysis_json, name="match_analysis_json"),
     path("matches/<int:match_id>/analysis/", analysis_views.match_analysis_page, name="match_analysis"),

@@ -4,7 +4,11 @@ API, the command and the pages."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db.models import Count
+
+from games import clock
 
 from games.models import DirectorAction, Entry, Match, Player, Tournament, TournamentMatch
 from games.tournament import load
@@ -86,6 +90,9 @@ def tournament_detail(t: Tournament, viewer: Player | None = None) -> dict:
         {**node, "aName": names.get(node["a"]), "bName": names.get(node["b"]),
          "winnerName": names.get(node["winner"])} for node in event.bracket()]
     out["matches"] = [_match(link, names) for link in links]
+    out["pending"] = [] if event is None else [
+        {"key": p.key, "label": p.label, "a": p.a, "aName": names.get(p.a), "b": p.b, "bName": names.get(p.b)}
+        for p in event.pending() if not p.is_bye]
     out["waitingList"] = [{"id": e.player_id, "name": e.player.display_name}
                           for e in sorted((e for e in entries if e.status == Entry.WAITING), key=waiting_order)]
     out["directors"] = list(t.directors.values_list("display_name", flat=True))
@@ -101,6 +108,8 @@ def tournament_detail(t: Tournament, viewer: Player | None = None) -> dict:
             "isDirector": is_director(t, viewer),
             "waiting": mine is not None and mine.status == Entry.WAITING,
             "checkedIn": mine is not None and mine.checked_in_at is not None,
+            "canCheckIn": (mine is not None and mine.status in (Entry.ENTERED, Entry.WAITING)
+                           and mine.checked_in_at is None and check_in_open(t)),
             "canWithdraw": (entered or (mine is not None and mine.status == Entry.WAITING)) and t.status in (Tournament.REGISTERING, Tournament.RUNNING),
             "nextMatch": next((m["matchId"] for m in out["matches"] if m["status"] == Match.PLAYING
                                and viewer.pk in (m["white"]["id"], m["black"]["id"])), None),
@@ -117,6 +126,13 @@ def late_open(t: Tournament) -> bool:
     if t.format == "swiss":
         return event.current_round < event.total_rounds
     return t.format == "arena" and not event.is_over and not getattr(event, "closed", False)
+
+
+def check_in_open(t: Tournament, now=None) -> bool:
+    """Whether entrants may check in now (from ``check_in_minutes`` before the start)."""
+    if t.status != Tournament.REGISTERING or not t.check_in_minutes or t.starts_at is None:
+        return False
+    return (now or clock.now()) >= t.starts_at - timedelta(minutes=t.check_in_minutes)
 
 
 def waiting_order(entry: Entry) -> tuple:
@@ -141,4 +157,4 @@ def standings_json(t: Tournament) -> dict:
 
 
 __all__ = ["tournament_list", "tournament_sections", "tournament_detail", "is_director", "director_log",
-           "late_open", "waiting_order", "summary", "standings_json", "SECTIONS"]
+           "late_open", "waiting_order", "check_in_open", "summary", "standings_json", "SECTIONS"]
