@@ -117,3 +117,23 @@ def test_a_correspondence_tournament_plays_its_matches_by_correspondence_and_its
     assert match.white_bank_ms == match.black_bank_ms == 5 * 86_400_000
     # the player on roll has their days per move plus the bank: never less than the round's deadline
     assert link.deadline <= game.clock_deadline and game.clock_deadline - link.deadline < timedelta(days=5, seconds=10)
+
+
+def test_both_players_are_mailed_when_their_pairing_is_ready_unless_their_setting_is_off(
+        people, mailoutbox, django_capture_on_commit_callbacks, settings):
+    settings.GAMES_SITE_URL = "http://testserver"
+    for p, address in ((people[0], "ann@example.org"), (people[1], "bob@example.org")):
+        p.user.email = address
+        p.user.save()
+        Player.objects.filter(pk=p.pk).update(email_verified=address)
+    Player.objects.filter(pk=people[1].pk).update(settings={"mail_tournament": False})
+    t = services.tournament_create(by=people[0], name="Mailed", format="knockout", length=1)
+    for p in people[:2]:
+        services.tournament_enter(tournament_id=t.pk, player=p)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_start(tournament_id=t.pk)
+    (mail,) = mailoutbox  # bob turned them off
+    (match,) = tournament_matches(t.pk)
+    assert mail.to == ["ann@example.org"] and "Mailed" in mail.subject
+    assert f"http://testserver/games/{match.games.get().pk}/" in mail.body and "against bob" in mail.body
+    assert "/notices/unsubscribe/" in mail.body
