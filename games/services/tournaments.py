@@ -260,6 +260,45 @@ def tournament_disqualify(*, tournament_id, player_id, by: Player | None, reason
                           reason=clean_reason(reason), status=Entry.DISQUALIFIED, director=True)
 
 
+def check_remove(tournament: Tournament, player: Player, by, *, director: bool) -> Entry:
+    """The entry ``player`` leaves by (refused: ``not_a_director``, ``not_entered``,
+    ``tournament_over``)."""
+    if director:
+        require_director(tournament, by)
+    entry = Entry.objects.filter(tournament=tournament, player=player, status__in=(Entry.ENTERED, Entry.WAITING)).first()
+    if entry is None:
+        raise Conflict("not_entered", "You are not entered in this tournament.")
+    if tournament.status in (Tournament.FINISHED, Tournament.CANCELLED):
+        raise Conflict("tournament_over", "This tournament is over.")
+    return entry
+
+
+def do_remove(tournament: Tournament, entry: Entry, by, *, status: str, director: bool, reason: str) -> None:
+    """Mark the entry, log a director's action, forfeit the running match (its end files
+    the forfeit: ``tournament_play.on_match_end``) and let the event withdraw the player; before
+    the start, the waiting list moves up."""
+    was, player = entry.status, entry.player
+    entry.status = status
+    entry.save(update_fields=["status"])
+    if director:
+        action = DirectorAction.DISQUALIFY if status == Entry.DISQUALIFIED else DirectorAction.WITHDRAW
+        log(tournament, action, by=by, player=player, reason=reason)
+    if tournament.status == Tournament.RUNNING and was == Entry.ENTERED:
+        for match_id in sorted(running_links(tournament.pk, player.pk)):
+            match = lock_match(match_id)
+            record = MatchRecord(match)
+            forfeit_match(record, match, match.color_of(player.pk), status)
+            record.lobby_changed()
+            record.commit()
+        tournament.refresh_from_db()
+        if tournament.status == Tournament.RUNNING:
+            advance(tournament, event_of(tournament))
+        return
+    if was == Entry.ENTERED and tournament.status == Tournament.REGISTERING:
+        promote(tournament)
+    bump(tournament)
+
+
 def remove_entrant(*, tournament_id, player: Player, by, status: str, director: bool, reason: str = "") -> Entry:
     """Take ``player`` out (``status``: withdrawn or disqualified); ``director``: a
     director's action, checked and logged."""
@@ -269,34 +308,8 @@ def remove_entrant(*, tournament_id, player: Player, by, status: str, director: 
         for match_id in sorted(running_links(pk, player.pk)):
             lock_match(match_id)
         tournament = lock_tournament(tournament_id)
-        if director:
-            require_director(tournament, by)
-        entry = Entry.objects.filter(tournament=tournament, player=player,
-                                     status__in=(Entry.ENTERED, Entry.WAITING)).first()
-        if entry is None:
-            raise Conflict("not_entered", "You are not entered in this tournament.")
-        if tournament.status in (Tournament.FINISHED, Tournament.CANCELLED):
-            raise Conflict("tournament_over", "This tournament is over.")
-        was = entry.status
-        entry.status = status
-        entry.save(update_fields=["status"])
-        if director:
-            action = DirectorAction.DISQUALIFY if status == Entry.DISQUALIFIED else DirectorAction.WITHDRAW
-            log(tournament, action, by=by, player=player, reason=reason)
-        if tournament.status == Tournament.RUNNING and was == Entry.ENTERED:
-            for match_id in sorted(running_links(tournament.pk, player.pk)):
-                match = lock_match(match_id)
-                record = MatchRecord(match)
-                forfeit_match(record, match, match.color_of(player.pk), status)
-                record.lobby_changed()
-                record.commit()  # the match's end files the forfeit (tournament_play.on_match_end)
-            tournament.refresh_from_db()
-            if tournament.status == Tournament.RUNNING:
-                advance(tournament, event_of(tournament))
-        else:
-            if was == Entry.ENTERED and tournament.status == Tournament.REGISTERING:
-                promote(tournament)
-            bump(tournament)
+        entry = check_remove(tournament, player, by, director=director)
+        do_remove(tournament, entry, by, status=status, director=director, reason=reason)
         return entry
 
 
