@@ -344,11 +344,11 @@ def tournament_start(*, tournament_id, by: Player | None = None, now=None) -> To
 
 
 def tournament_start_due(*, now=None) -> int:
-    """The periodic job: start every tournament whose start time has come; one with too
-    few entrants is cancelled."""
+    """The periodic job: start every tournament whose start time has come (not one a
+    director paused); one with too few entrants is cancelled."""
     now = now or clock.now()
     started = 0
-    for pk in list(Tournament.objects.filter(status=Tournament.REGISTERING, starts_at__lte=now)
+    for pk in list(Tournament.objects.filter(status=Tournament.REGISTERING, starts_at__lte=now, paused_at__isnull=True)
                    .values_list("pk", flat=True)):
         try:
             tournament_start(tournament_id=pk, now=now)

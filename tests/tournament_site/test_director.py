@@ -40,7 +40,7 @@ def refused(t, error, code, fn, **kwargs):
     assert snapshot(t) == before
 
 
-def test_the_creator_and_staff_are_directors_and_a_player_is_not(people, django_user_model):
+def test_the_creator_and_staff_are_directors_and_a_player_is_not(people):
     t = services.tournament_create(by=people[0], name="Mine", format="knockout")
     assert is_director(t, people[0]) and not is_director(t, people[1]) and not is_director(t, None)
     people[2].user.is_staff = True
@@ -51,7 +51,6 @@ def test_the_creator_and_staff_are_directors_and_a_player_is_not(people, django_
 def test_pause_holds_new_matches_and_deadlines_and_resume_moves_the_deadlines_on(people):
     t = event(people, 4, round_deadline_hours=2)
     ann_dee, bob_cy = tournament_matches(t.pk)
-    deadline = TournamentMatch.objects.get(match=bob_cy).deadline
     start = clock.now()
     services.tournament_pause(tournament_id=t.pk, by=people[0], reason="server move", now=start)
     services.match_leave(match_id=ann_dee.pk, player=people[3])
@@ -63,7 +62,6 @@ def test_pause_holds_new_matches_and_deadlines_and_resume_moves_the_deadlines_on
     assert (final.white_id, final.black_id, final.status) == (people[0].pk, people[2].pk, Match.PLAYING)
     assert [a["action"] for a in tournament_detail(tournament(t.pk))["log"]] == ["pause", "resume"]
     assert tournament_detail(tournament(t.pk))["log"][0]["reason"] == "server move"
-    del deadline
 
 
 def test_no_one_forfeits_at_a_deadline_while_paused_and_the_deadline_moves_by_the_pause(people):
@@ -193,3 +191,14 @@ def test_pausing_twice_is_refused(people):
     t = swiss(people, 4)
     services.tournament_pause(tournament_id=t.pk, by=people[0])
     refused(t, Conflict, "already_paused", services.tournament_pause, tournament_id=t.pk, by=people[0])
+
+
+def test_a_paused_tournament_is_not_started_by_its_start_time(people):
+    start = clock.now() + timedelta(hours=1)
+    t = services.tournament_create(by=people[0], name="Held", format="knockout", starts_at=start)
+    for p in people[:2]:
+        services.tournament_enter(tournament_id=t.pk, player=p)
+    services.tournament_pause(tournament_id=t.pk, by=people[0])
+    assert services.tournament_start_due(now=start) == 0 and tournament(t.pk).status == Tournament.REGISTERING
+    services.tournament_resume(tournament_id=t.pk, by=people[0])
+    assert services.tournament_start_due(now=start) == 1 and tournament(t.pk).status == Tournament.RUNNING
