@@ -137,3 +137,15 @@ def test_both_players_are_mailed_when_their_pairing_is_ready_unless_their_settin
     assert mail.to == ["ann@example.org"] and "Mailed" in mail.subject
     assert f"http://testserver/games/{match.games.get().pk}/" in mail.body and "against bob" in mail.body
     assert "/notices/unsubscribe/" in mail.body
+
+
+def test_a_late_entry_in_an_arena_joins_the_pool_at_once(people):
+    t = services.tournament_create(by=people[0], name="Arena", format="arena", length=1, late_entries=True,
+                                   options={"minutes": 30})
+    for p in people[:2]:
+        services.tournament_enter(tournament_id=t.pk, player=p)
+    services.tournament_start(tournament_id=t.pk)
+    assert tournament_detail(tournament(t.pk), people[2])["you"]["canEnter"]
+    services.tournament_enter(tournament_id=t.pk, player=people[2])
+    event = load(tournament(t.pk).state)
+    assert people[2].pk in event.players and people[2].pk in event.waiting
