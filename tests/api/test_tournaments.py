@@ -64,7 +64,7 @@ def test_refusals_are_json_errors_that_change_nothing(agents):
 def test_a_director_agent_acts_through_the_api_and_the_log_shows_it(agents):
     a, b, c = agents(3)
     for agent in (a, b, c):
-        agent.player = Agent.objects.get(pk=agent.id).player
+        agent.player = Agent.objects.get(player_id=agent.id).player  # agentId is the player's id
     t = services.tournament_create(by=a.player, name="Run by a bot", format="swiss", length=1)
     for agent in (a, b, c):
         agent.post(f"/api/tournaments/{t.pk}/entries")
