@@ -12,8 +12,11 @@ class GamesConfig(AppConfig):
         from games.engine import errors as engine_errors
         from games.events import add_listener
         from games.realtime.bridge import broadcast
+        from games.services.lifecycle import add_match_end_hook
+        from games.services.tournament_play import on_match_end
 
         signals.connect()
         engine_errors.translate = gettext  # the engine's refusals are read in the reader's language
         add_listener(broadcast)  # committed batches go to the channel layer
         add_listener(tasks.on_batch)  # and what they leave to the workers goes to the task queue
+        add_match_end_hook(on_match_end)  # a tournament match's end files its result

@@ -41,6 +41,11 @@ def tournament_group(tournament_id: int) -> str:
     return f"tournament.{tournament_id}"
 
 
+def player_group(player_id: int) -> str:
+    """One player's open pages (the header's socket, ``/ws/me/``): notices meant for them."""
+    return f"player.{player_id}"
+
+
 @dataclass(frozen=True)
 class Envelope:
     """One game event as it goes out: ``{"t", "v", "d", "game"}`` plus, when known, the

@@ -71,6 +71,8 @@ urlpatterns = [
     path("clubs/<int:club_id>/settings/", club_pages.club_settings, name="club_settings"),
     path("clubs/<int:club_id>/challenge/", club_pages.club_challenge, name="club_challenge"),
     path("clubs/<int:club_id>/tournaments/", club_pages.club_tournament, name="club_tournament"),
+    *(path(f"tournaments/<int:tournament_id>/{what}/", fn, name=f"tournament_{what.replace('-', '_')}")
+      for what, fn in tournament_pages.DIRECTOR_ACTIONS.items()),
     # analysis, .mat upload, hints and the tutor (games/analysis_views.py)
     path("matches/<int:match_id>/analysis.json", analysis_views.match_analysis_json, name="match_analysis_json"),
     path("matches/<int:match_id>/analysis/", analysis_views.match_analysis_page, name="match_analysis"),

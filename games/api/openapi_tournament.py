@@ -23,6 +23,12 @@ SUMMARY = {
         "startedAt": {"type": "string", "nullable": True}, "finishedAt": {"type": "string", "nullable": True},
         "version": {"type": "integer", "description": "Bumped by every change."},
         "club": {**PLAYER, "nullable": True, "description": "The club it is run for (its owners direct it)."},
+        "paused": {"type": "boolean"},
+        "ratingBand": {"type": "array", "items": {"type": "integer", "nullable": True},
+                       "description": "[lowest, highest] rating that may enter (null: no bound)."},
+        "checkInMinutes": {"type": "integer"}, "lateEntries": {"type": "boolean"},
+        "correspondence": {"type": "object", "properties": {"days": {"type": "integer"},
+                                                            "bankDays": {"type": "integer"}}},
     },
 }
 
@@ -32,7 +38,7 @@ DETAIL = {
     "properties": {
         "entrantList": {"type": "array", "items": {"type": "object", "properties": {
             "id": {"type": "integer"}, "name": {"type": "string"}, "rating": {"type": "integer"},
-            "isBot": {"type": "boolean"}, "status": {"type": "string", "enum": ["entered", "withdrawn"]},
+            "isBot": {"type": "boolean"}, "status": {"type": "string", "enum": ["entered", "waiting", "withdrawn", "disqualified", "removed"]},
             "seed": {"type": "integer", "nullable": True}}}},
         "standings": {"type": "array", "items": {"type": "object", "description": "rank (null: not decided), "
                       "player, name, score, wins, losses, byes, buchholz, headToHead, pointsDiff, status"}},
@@ -46,9 +52,19 @@ DETAIL = {
             "deadline": {"type": "string", "nullable": True}, "replaced": {"type": "boolean"},
             "forced": {"type": "string", "nullable": True}}}},
         "directors": {"type": "array", "items": {"type": "string"}},
+        "waitingList": {"type": "array", "items": PLAYER, "description": "In the order they are promoted."},
+        "pending": {"type": "array", "items": {"type": "object"}, "description": "The undecided pairings (key, "
+                    "label, a, aName, b, bName): what a director may award."},
+        "log": {"type": "array", "items": {"type": "object", "properties": {
+            "at": {"type": "string"}, "action": {"type": "string", "enum": [
+                "pause", "resume", "withdraw", "disqualify", "award", "repair", "not_checked_in", "promoted"]},
+            "text": {"type": "string"}, "by": {"type": "string", "nullable": True},
+            "player": {**PLAYER, "nullable": True}, "key": {"type": "string", "nullable": True},
+            "reason": {"type": "string", "nullable": True}}}},
         "you": {"type": "object", "properties": {
             "entered": {"type": "boolean"}, "canEnter": {"type": "boolean"}, "canWithdraw": {"type": "boolean"},
-            "isDirector": {"type": "boolean"},
+            "isDirector": {"type": "boolean"}, "waiting": {"type": "boolean"}, "checkedIn": {"type": "boolean"},
+            "canCheckIn": {"type": "boolean"},
             "nextMatch": {"type": "integer", "nullable": True, "description": "Your match being played."}}},
     },
 }
@@ -74,4 +90,17 @@ PATHS = {
                  "responses": {"201": VIEW, "403": ERR, "409": ERR, **COMMON}},
         "delete": {"summary": "Withdraw (once running, your match being played is forfeited)", "security": AUTH,
                    "parameters": [TOURNAMENT_ID], "responses": {"200": VIEW, "409": ERR, **COMMON}}},
+    "/api/tournaments/{tournamentId}/check-in": {"post": {
+        "summary": "Check in before the start", "security": AUTH, "parameters": [TOURNAMENT_ID],
+        "responses": {"200": VIEW, "409": ERR, **COMMON}}},
+    "/api/tournaments/{tournamentId}/director": {"post": {
+        "summary": "A director's action: pause, resume, withdraw, disqualify, award, repair (logged)",
+        "security": AUTH, "parameters": [TOURNAMENT_ID],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
+            "action": {"type": "string", "enum": ["pause", "resume", "withdraw", "disqualify", "award", "repair"]},
+            "player": {"type": "integer", "description": "withdraw, disqualify: the player"},
+            "key": {"type": "string", "description": "award: the pairing's key"},
+            "winner": {"type": "integer", "description": "award: the winner"},
+            "reason": {"type": "string", "maxLength": 200}}, "required": ["action"]}}}},
+        "responses": {"200": VIEW, "400": ERR, "403": ERR, "409": ERR, **COMMON}}},
 }

@@ -9,7 +9,7 @@ from django.http import JsonResponse
 from games import services
 from games.api import auth
 from games.api.errors import ApiError
-from games.api.views import api
+from games.api.views import api, read_json
 from games.models import Club, Tournament
 from games.selectors import tournaments as view
 from django.utils.translation import gettext
@@ -55,3 +55,40 @@ def tournament_entries(request, tournament_id):
         services.tournament_withdraw(tournament_id=t.pk, player=player)
         status = 200
     return JsonResponse(view.tournament_detail(Tournament.objects.get(pk=t.pk), player), status=status)
+
+
+# A director's action (``games.services.tournament_director``): the body's fields for each.
+DIRECTOR = {
+    "pause": (services.tournament_pause, ()),
+    "resume": (services.tournament_resume, ()),
+    "withdraw": (services.tournament_director_withdraw, ("player",)),
+    "disqualify": (services.tournament_disqualify, ("player",)),
+    "award": (services.tournament_award, ("key", "winner")),
+    "repair": (services.tournament_repair, ()),
+}
+FIELD_ARGS = {"player": "player_id", "winner": "winner_id", "key": "key"}
+
+
+@api("POST")
+def tournament_director(request, tournament_id):
+    """``POST /api/tournaments/<id>/director`` ``{"action": "pause"|"resume"|"withdraw"|
+    "disqualify"|"award"|"repair", "player", "key", "winner", "reason"}``: a director's
+    action, logged; the tournament as ``GET`` gives it (its ``log`` included)."""
+    player = auth.agent_player(request)
+    t = _tournament(tournament_id)
+    data = read_json(request, ("action", "player", "key", "winner", "reason"))
+    if data.get("action") not in DIRECTOR:
+        raise ApiError(400, "bad_action", f"action is one of {', '.join(DIRECTOR)}.")
+    fn, fields = DIRECTOR[data["action"]]
+    fn(tournament_id=t.pk, by=player, reason=data.get("reason"),
+       **{FIELD_ARGS[name]: data.get(name) for name in fields})
+    return JsonResponse(view.tournament_detail(Tournament.objects.get(pk=t.pk), player))
+
+
+@api("POST")
+def tournament_check_in(request, tournament_id):
+    """``POST /api/tournaments/<id>/check-in``: check in before the start."""
+    player = auth.agent_player(request)
+    t = _tournament(tournament_id)
+    services.tournament_check_in(tournament_id=t.pk, player=player)
+    return JsonResponse(view.tournament_detail(Tournament.objects.get(pk=t.pk), player))

@@ -6,7 +6,8 @@
 - ``chouettes``: Chouette, ChouetteSeat, ChouetteGame, ChouetteEvent, ChouetteChat;
 - ``work``: Counter, Job, PeriodicRun, Analysis;
 - ``practice``: PracticeSession, PracticeExercise.
-- ``tournaments``: Tournament, Entry, TournamentMatch (the match of each pairing), TournamentSeries.
+- ``tournaments``: Tournament, Entry, TournamentMatch (the match of each pairing), TournamentSeries,
+  DirectorAction (the directors' log).
 - ``clubs``: Club, Membership (role and ladder place), Challenge (a ladder match).
 """
 
@@ -14,7 +15,7 @@ from games.models.chouettes import Chouette, ChouetteChat, ChouetteEvent, Chouet
 from games.models.matches import ChatMessage, Connection, Game, GameEvent, Match
 from games.models.players import Agent, HouseBot, PendingNotice, Player, PushSubscription, QueueEntry
 from games.models.clubs import Challenge, Club, Membership
-from games.models.tournaments import Entry, Tournament, TournamentMatch, TournamentSeries
+from games.models.tournaments import DirectorAction, Entry, Tournament, TournamentMatch, TournamentSeries
 from games.models.work import Analysis, Counter, Job, PeriodicRun
 from games.models.practice import PracticeExercise, PracticeSession
 
@@ -23,5 +24,5 @@ __all__ = [
     "Match", "Game", "GameEvent", "ChatMessage", "Connection",
     "Chouette", "ChouetteSeat", "ChouetteGame", "ChouetteEvent", "ChouetteChat",
     "Counter", "Job", "PeriodicRun", "Analysis", "PracticeSession", "PracticeExercise",
-    "Tournament", "Entry", "TournamentMatch", "TournamentSeries", "Club", "Membership", "Challenge",
+    "Tournament", "Entry", "TournamentMatch", "TournamentSeries", "DirectorAction", "Club", "Membership", "Challenge",
 ]

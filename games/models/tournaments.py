@@ -4,6 +4,7 @@ its entries and the match created for each pairing (docs/TOURNAMENTS.md, "On the
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from games.models.matches import Match
 from games.models.players import Player
@@ -60,6 +61,14 @@ class Tournament(models.Model):
     round_deadline_hours = models.PositiveSmallIntegerField(
         default=0, help_text="Hours each match has from its creation before the absent forfeit (0: none).")
     max_entrants = models.PositiveIntegerField(null=True, blank=True, help_text="Empty: no limit.")
+    min_rating = models.PositiveIntegerField(null=True, blank=True, help_text="The rating band's floor (empty: none).")
+    max_rating = models.PositiveIntegerField(null=True, blank=True, help_text="The rating band's ceiling (empty: none).")
+    check_in_minutes = models.PositiveSmallIntegerField(
+        default=0, help_text="Check-in opens this long before the start; not checked in by then: removed (0: none).")
+    late_entries = models.BooleanField(default=False, help_text="Entries after the start (Swiss and arena only).")
+    corr_days = models.PositiveSmallIntegerField(default=0, help_text="Correspondence: days per move (0: live).")
+    corr_bank_days = models.PositiveSmallIntegerField(default=0, help_text="Correspondence: the bank in days.")
+    paused_at = models.DateTimeField(null=True, blank=True, help_text="Paused by a director since (empty: not paused).")
     draw_seed = models.CharField(max_length=32, blank=True, help_text="The random draw's seed, kept to show it.")
     state = models.JSONField(null=True, blank=True, help_text="The pure event (games.tournament) as JSON.")
     version = models.PositiveIntegerField(default=0, help_text="Bumped by every change of the event.")
@@ -83,13 +92,20 @@ class Entry(models.Model):
     """A player's entry in a tournament (withdrawn entries stay, marked)."""
 
     ENTERED = "entered"
+    WAITING = "waiting"
     WITHDRAWN = "withdrawn"
-    STATUSES = [(ENTERED, "Entered"), (WITHDRAWN, "Withdrawn")]
+    DISQUALIFIED = "disqualified"
+    REMOVED = "removed"  # not checked in by the start
+    STATUSES = [(ENTERED, _("Entered")), (WAITING, _("Waiting list")), (WITHDRAWN, _("Withdrawn")),
+                (DISQUALIFIED, _("Disqualified")), (REMOVED, _("Not checked in"))]
+    GONE = (WITHDRAWN, DISQUALIFIED)  # out of a running event
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="tournament_entries")
-    status = models.CharField(max_length=10, choices=STATUSES, default=ENTERED)
+    status = models.CharField(max_length=12, choices=STATUSES, default=ENTERED)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    queued_at = models.DateTimeField(null=True, blank=True, help_text="When it joined the waiting list (its place).")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="unique_tournament_entry")]
@@ -123,3 +139,30 @@ class TournamentMatch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} of #{self.tournament_id}: match #{self.match_id}"
+
+
+class DirectorAction(models.Model):
+    """One thing a director (or the site, ``by`` empty) did to a running or registering
+    tournament, shown on its page and in the API (``services.tournament_director``)."""
+
+    PAUSE, RESUME, WITHDRAW, DISQUALIFY, AWARD, REPAIR = "pause", "resume", "withdraw", "disqualify", "award", "repair"
+    CHECK_IN_REMOVED, PROMOTED = "not_checked_in", "promoted"
+    ACTIONS = [(PAUSE, _("Paused the tournament")), (RESUME, _("Resumed the tournament")),
+               (WITHDRAW, _("Withdrew a player")), (DISQUALIFY, _("Disqualified a player")),
+               (AWARD, _("Awarded a match")), (REPAIR, _("Re-paired a round")),
+               (CHECK_IN_REMOVED, _("Removed a player who did not check in")),
+               (PROMOTED, _("Entered a player from the waiting list"))]
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="actions")
+    by = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    action = models.CharField(max_length=16, choices=ACTIONS)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    key = models.CharField(max_length=20, blank=True, help_text="The pairing acted on, if any.")
+    reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.action} in #{self.tournament_id}"

@@ -2,25 +2,26 @@
 one browser. Every page that needs them reads :func:`settings_for`; the settings page and
 the game page's options write through ``games.services.player_update_settings``.
 
-=============  =======================================================================================  ===========
-name           values                                                                                   default
-=============  =======================================================================================  ===========
-home           ``right`` / ``left`` (your home board)                                                   ``right``
-numbers        ``mine`` (from your side) / ``white``                                                    ``mine``
-animation      ``auto`` (normal; off with reduced motion) / ``normal`` / ``fast`` / ``slow`` / ``off``  ``auto``
-autoroll       roll automatically (never double)                                                        false
-forced         play forced moves automatically                                                          false
-confirm        confirm a play before it is sent                                                         true
-sound          sounds (your turn, moves, dice)                                                          true
-theme          ``auto`` / ``light`` / ``dark``                                                          ``auto``
-board          ``classic`` (wood) / ``green`` (tournament) / ``contrast`` (high contrast)               ``classic``
-language       ``""`` (the browser's) or a code of ``settings.LANGUAGES`` (docs/TRANSLATING.md)         ``""``
-mail_turn      e-mail "your turn" (correspondence)                                                      true
-mail_low       e-mail "your time is running low"                                                        true
-mail_accepted  e-mail "an opponent accepted your invitation" (correspondence)                           true
-digest         one daily digest e-mail instead of one per notice ("your turn", "accepted")              false
-push           the same notices by Web Push (browsers)                                                  true
-=============  =======================================================================================  ===========
+===============  =======================================================================================  ===========
+name             values                                                                                   default
+===============  =======================================================================================  ===========
+home             ``right`` / ``left`` (your home board)                                                   ``right``
+numbers          ``mine`` (from your side) / ``white``                                                    ``mine``
+animation        ``auto`` (normal; off with reduced motion) / ``normal`` / ``fast`` / ``slow`` / ``off``  ``auto``
+autoroll         roll automatically (never double)                                                        false
+forced           play forced moves automatically                                                          false
+confirm          confirm a play before it is sent                                                         true
+sound            sounds (your turn, moves, dice)                                                          true
+theme            ``auto`` / ``light`` / ``dark``                                                          ``auto``
+board            ``classic`` (wood) / ``green`` (tournament) / ``contrast`` (high contrast)               ``classic``
+language         ``""`` (the browser's) or a code of ``settings.LANGUAGES`` (docs/TRANSLATING.md)         ``""``
+mail_turn        e-mail "your turn" (correspondence)                                                      true
+mail_low         e-mail "your time is running low"                                                        true
+mail_accepted    e-mail "an opponent accepted your invitation" (correspondence)                           true
+mail_tournament  e-mail "your tournament match is ready"                                                  true
+digest           one daily digest e-mail instead of one per notice ("your turn", "accepted")              false
+push             the same notices by Web Push (browsers)                                                  true
+===============  =======================================================================================  ===========
 
 The e-mail notices go only to a verified address (``games.services.notices``).
 """
@@ -43,7 +44,7 @@ CHOICES = {
 
 
 FLAGS = {"autoroll": False, "forced": False, "confirm": True, "sound": True, "mail_turn": True, "mail_low": True,
-         "mail_accepted": True, "digest": False, "push": True}
+         "mail_accepted": True, "mail_tournament": True, "digest": False, "push": True}
 
 
 DEFAULTS = {**{name: values[0] for name, values in CHOICES.items()}, **FLAGS}

@@ -4,9 +4,13 @@ API, the command and the pages."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db.models import Count
 
-from games.models import Entry, Match, Player, Tournament, TournamentMatch
+from games import clock
+
+from games.models import DirectorAction, Entry, Match, Player, Tournament, TournamentMatch
 from games.selectors.clubs import club_directs
 from games.tournament import load
 
@@ -14,6 +18,25 @@ UPCOMING, RUNNING, FINISHED = "upcoming", "running", "finished"
 SECTIONS = {UPCOMING: [Tournament.REGISTERING], RUNNING: [Tournament.RUNNING],
             FINISHED: [Tournament.FINISHED, Tournament.CANCELLED]}
 LIST_LIMIT = 100
+
+
+def is_director(tournament: Tournament, player) -> bool:
+    """Whether ``player`` runs ``tournament``: one of its directors (its creator among them),
+    staff, or an owner of the club it is run for. The one place that says it."""
+    if player is None:
+        return False
+    if getattr(getattr(player, "user", None), "is_staff", False):
+        return True
+    return tournament.directors.filter(pk=player.pk).exists() or club_directs(player, tournament)
+
+
+def director_log(t: Tournament) -> list:
+    """The directors' actions on ``t``, oldest first, as the page and the API show them."""
+    rows = DirectorAction.objects.filter(tournament=t).select_related("by", "player").order_by("pk")
+    return [{"at": _iso(a.created_at), "action": a.action, "text": a.get_action_display(),
+             "by": a.by.display_name if a.by_id else None,
+             "player": {"id": a.player_id, "name": a.player.display_name} if a.player_id else None,
+             "key": a.key or None, "reason": a.reason or None} for a in rows]
 
 
 def _iso(at) -> str | None:
@@ -47,6 +70,9 @@ def summary(t: Tournament, *, entrants: int) -> dict:
         "winner": ({"id": t.winner_id, "name": t.winner.display_name} if t.winner_id else None),
         "createdAt": _iso(t.created_at), "startedAt": _iso(t.started_at), "finishedAt": _iso(t.finished_at),
         "version": t.version, "club": ({"id": t.club_id, "name": t.club.name} if t.club_id else None),
+        "paused": t.paused_at is not None,
+        "ratingBand": [t.min_rating, t.max_rating], "checkInMinutes": t.check_in_minutes,
+        "lateEntries": t.late_entries, "correspondence": {"days": t.corr_days, "bankDays": t.corr_bank_days},
     }
 
 
@@ -69,22 +95,53 @@ def tournament_detail(t: Tournament, viewer: Player | None = None) -> dict:
         {**node, "aName": names.get(node["a"]), "bName": names.get(node["b"]),
          "winnerName": names.get(node["winner"])} for node in event.bracket()]
     out["matches"] = [_match(link, names) for link in links]
-    directors = dict(t.directors.values_list("pk", "display_name"))
-    out["directors"] = list(directors.values())
+    out["pending"] = [] if event is None else [
+        {"key": p.key, "label": p.label, "a": p.a, "aName": names.get(p.a), "b": p.b, "bName": names.get(p.b)}
+        for p in event.pending() if not p.is_bye]
+    out["waitingList"] = [{"id": e.player_id, "name": e.player.display_name}
+                          for e in sorted((e for e in entries if e.status == Entry.WAITING), key=waiting_order)]
+    out["directors"] = list(t.directors.values_list("display_name", flat=True))
+    out["log"] = director_log(t)
     if viewer is not None:
         mine = next((e for e in entries if e.player_id == viewer.pk), None)
         entered = mine is not None and mine.status == Entry.ENTERED
         open_ = t.status == Tournament.REGISTERING
         out["you"] = {
             "entered": entered,
-            "canEnter": open_ and not entered and not viewer.suspended and (
-                t.max_entrants is None or out["entrants"] < t.max_entrants),
-            "isDirector": viewer.pk in directors or getattr(viewer.user, "is_staff", False) or club_directs(viewer, t),
-            "canWithdraw": entered and t.status in (Tournament.REGISTERING, Tournament.RUNNING),
+            "canEnter": (open_ or (late_open(t))) and not entered and not viewer.suspended and not (
+                mine is not None and mine.status in (Entry.WAITING, Entry.DISQUALIFIED)),
+            "isDirector": is_director(t, viewer),
+            "waiting": mine is not None and mine.status == Entry.WAITING,
+            "checkedIn": mine is not None and mine.checked_in_at is not None,
+            "canCheckIn": (mine is not None and mine.status in (Entry.ENTERED, Entry.WAITING)
+                           and mine.checked_in_at is None and check_in_open(t)),
+            "canWithdraw": (entered or (mine is not None and mine.status == Entry.WAITING)) and t.status in (Tournament.REGISTERING, Tournament.RUNNING),
             "nextMatch": next((m["matchId"] for m in out["matches"] if m["status"] == Match.PLAYING
                                and viewer.pk in (m["white"]["id"], m["black"]["id"])), None),
         }
     return out
+
+
+def late_open(t: Tournament) -> bool:
+    """Whether a running tournament still takes entries (late entries, a Swiss with rounds
+    left to pair, or an arena still open)."""
+    if t.status != Tournament.RUNNING or not t.late_entries or not t.state:
+        return False
+    event = load(t.state)
+    if t.format == "swiss":
+        return event.current_round < event.total_rounds
+    return t.format == "arena" and not event.is_over and not getattr(event, "closed", False)
+
+
+def check_in_open(t: Tournament, now=None) -> bool:
+    """Whether entrants may check in now (from ``check_in_minutes`` before the start)."""
+    if t.status != Tournament.REGISTERING or not t.check_in_minutes or t.starts_at is None:
+        return False
+    return (now or clock.now()) >= t.starts_at - timedelta(minutes=t.check_in_minutes)
+
+
+def waiting_order(entry: Entry) -> tuple:
+    return (entry.queued_at or entry.created_at, entry.pk)
 
 
 def _match(link: TournamentMatch, names: dict) -> dict:
@@ -104,4 +161,5 @@ def standings_json(t: Tournament) -> dict:
     return {key: detail[key] for key in ("id", "name", "format", "status", "winner", "entrants", "standings")}
 
 
-__all__ = ["tournament_list", "tournament_sections", "tournament_detail", "summary", "standings_json", "SECTIONS"]
+__all__ = ["tournament_list", "tournament_sections", "tournament_detail", "is_director", "director_log",
+           "late_open", "waiting_order", "check_in_open", "summary", "standings_json", "SECTIONS"]

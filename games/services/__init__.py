@@ -88,9 +88,13 @@ from games.services.clubs import (
 from games.services.club_ladder import club_challenge, club_expire_challenges
 from games.services.tournament_play import forfeit_absent, tournament_expire_deadlines, tournament_tick
 from games.services.tournament_series import series_schedule, tournament_series_create
+from games.services.tournament_director import tournament_award, tournament_pause, tournament_repair, tournament_resume
 from games.services.tournaments import (
     tournament_add_bots,
     tournament_cancel,
+    tournament_check_in,
+    tournament_director_withdraw,
+    tournament_disqualify,
     tournament_create,
     tournament_enter,
     tournament_start,
@@ -128,5 +132,7 @@ __all__ = [
     "tournament_create", "tournament_enter", "tournament_start", "tournament_start_due", "tournament_withdraw",
     "club_create", "club_join", "club_leave", "club_remove_member", "club_renew_invite", "club_set_role",
     "club_tournament_create", "club_update", "club_challenge", "club_expire_challenges",
+    "tournament_award", "tournament_pause", "tournament_repair", "tournament_resume", "tournament_check_in",
+    "tournament_director_withdraw", "tournament_disqualify",
     "bots_waiting", "close_abandoned", "expire_clock", "expire_clocks", "sweep", "sweep_presence",
 ]

@@ -381,8 +381,15 @@ def finish_game(record: Record, game: Game, match: Match, state: GameState, *,
 
 #: Called with each match that ends (finished or aborted), inside its transaction, after
 #: the match row is written: ``services.tournament_play`` files a tournament match's
-#: result there (a list, so that this module imports nothing above it).
+#: result there (a list, so that this module imports nothing above it; filled by
+#: :func:`add_match_end_hook` from ``GamesConfig.ready``).
 MATCH_END_HOOKS: list = []
+
+
+def add_match_end_hook(hook) -> None:
+    """Run ``hook(match)`` at the end of every match (once, however often it is added)."""
+    if hook not in MATCH_END_HOOKS:
+        MATCH_END_HOOKS.append(hook)
 
 
 def end_match(record: Record, match: Match, *, winner_color: str | None, reason: str,

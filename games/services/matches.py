@@ -50,7 +50,7 @@ def match_create(*, creator: Player, private: bool = False, spectators_allowed: 
         if type(value) is not int or not 0 <= value <= most:
             raise BadRequest("bad_clock", gettext("'%(name)s' must be a whole number of seconds from 0 to %(most)s.")
                     % {"name": name, "most": most})
-    _check_correspondence(corr_days, corr_bank_days, live=bool(clock_delay or clock_bank))
+    check_correspondence(corr_days, corr_bank_days, live=bool(clock_delay or clock_bank))
     for name, value in (("private", private), ("spectators_allowed", spectators_allowed),
                         ("anonymous_spectators", anonymous_spectators)):
         if type(value) is not bool:
@@ -86,7 +86,7 @@ def match_create(*, creator: Player, private: bool = False, spectators_allowed: 
     return match
 
 
-def _check_correspondence(days, bank, *, live: bool) -> None:
+def check_correspondence(days, bank, *, live: bool) -> None:
     if type(days) is not int or (days and days not in clock.CORR_DAYS):
         raise BadRequest("bad_clock", gettext("'corr_days' is the days per move: 0 (a live match) or one of %(values)s.")
                 % {"values": ', '.join(map(str, clock.CORR_DAYS))})

@@ -3,6 +3,10 @@ to a verified address only, each kind on or off in the player's settings (``mail
 ``mail_low``), each mail with a link that turns its kind off. The address is verified with a
 signed link (Django's signing: the player and the address, valid three days).
 
+"Your tournament match is ready" goes at once when a pairing's match is created, by e-mail
+and push (``mail_tournament``), and to every page the player has open (the header's socket
+joins the player's group, ``games.events.player_group``).
+
 The same notices go by Web Push to the browsers the player allowed (``games.services.push``).
 
 "Your turn" goes once per quiet period, not per move: the periodic ``notices`` job (the
@@ -26,6 +30,7 @@ from django.utils.translation import gettext, ngettext
 
 from games import clock, conf
 from games.errors import BadRequest, Conflict
+from games.events import Batch, player_group, publish_on_commit
 from games.models import Connection, Game, Match, Player
 from games.services.lifecycle import lock_game
 from games.services.notify import (
@@ -205,3 +210,24 @@ def notice_accepted(match: Match) -> bool:
                   lambda: gettext("%(name)s accepted your invitation") % {"name": opponent},
                   lambda: gettext("Your correspondence match against %(name)s has begun.") % {"name": opponent},
                   f"/matches/{match.pk}/", {"opponent": opponent, "length": match.length})
+
+
+# -- a tournament pairing ------------------------------------------------------------------------
+
+
+def tournament_match_notice(player: Player, opponent: Player, *, tournament, match, label: str) -> bool:
+    """Tell ``player`` that their match of ``tournament`` against ``opponent`` is ready: on
+    their open pages at once (the ``/ws/me/`` socket), then by push and e-mail as their settings
+    say, in their language. Returns whether it went by push or mail."""
+    url = f"/games/{match.games.order_by('number').values_list('pk', flat=True).first()}/"
+    publish_on_commit(Batch(group=player_group(player.pk), notices=[{"t": "tournament_match", "d": {
+        "tournament": tournament.pk, "name": tournament.name, "match": match.pk, "label": label,
+        "opponent": opponent.display_name, "url": url}}]))
+    if not wants(player, "tournament"):
+        return False
+    return notify(player, "tournament",
+                  lambda: gettext("Your match in %(tournament)s is ready") % {"tournament": tournament.name},
+                  lambda: gettext("%(label)s against %(opponent)s") % {"label": label,
+                                                                        "opponent": opponent.display_name},
+                  url, {"tournament": tournament, "opponent": opponent.display_name, "label": label,
+                        "page": site_url(f"/tournaments/{tournament.pk}/")})

@@ -29,7 +29,7 @@ from games.services.push import push_later, push_targets
 
 UNSUBSCRIBE_SALT = "games.notices.unsubscribe"
 # Notice kind -> the settings its mail's link turns off (the digest's link: every kind it carries).
-KINDS = {"turn": ("mail_turn",), "low": ("mail_low",), "accepted": ("mail_accepted",),
+KINDS = {"turn": ("mail_turn",), "low": ("mail_low",), "accepted": ("mail_accepted",), "tournament": ("mail_tournament",),
          "digest": ("mail_turn", "mail_accepted")}
 HELD = ("turn", "accepted")  # the kinds a digest holds back ("time running low" would come too late)
 

@@ -22,22 +22,13 @@ from games import clock
 from games.errors import Conflict, NotFound
 from games.events import Batch, publish_on_commit, tournament_group
 from games.models import ChatMessage, Connection, Entry, GameEvent, Match, Player, Tournament, TournamentMatch
-from games.services.lifecycle import (
-    MATCH_END_HOOKS,
-    MatchRecord,
-    abort_game,
-    create_game,
-    current_game,
-    forfeit_match,
-    lock_match,
-    open_game,
-    valid_id,
-)
-from games.tournament import Arena, Result, TournamentError, load
+from games.services import lifecycle
+from games.services.lifecycle import MatchRecord, lock_match, valid_id
+from games.services.notices import tournament_match_notice
+from games.tournament import AWARDED, DOUBLE_FORFEIT, Arena, Result, TournamentError, load
 from django.utils.translation import gettext
 
-DOUBLE_FORFEIT = "double_forfeit"
-NO_SHOW = "no_show"
+NO_SHOW = "no_show"  # a match's end reason: absent at the round's deadline
 
 
 def lock_tournament(tournament_id) -> Tournament:
@@ -61,7 +52,7 @@ def advance(tournament: Tournament, event, *, now=None) -> None:
     """Bring ``event`` up to date, create the matches it is waiting for and store it
     (the caller holds the tournament's lock)."""
     now = now or clock.now()
-    gone = set(Entry.objects.filter(tournament=tournament).filter(Q(status=Entry.WITHDRAWN) | Q(player__suspended=True))
+    gone = set(Entry.objects.filter(tournament=tournament).filter(Q(status__in=Entry.GONE) | Q(player__suspended=True))
                .values_list("player_id", flat=True))
     for pid in event.players:
         if pid in gone and pid not in event.withdrawn:
@@ -73,7 +64,7 @@ def advance(tournament: Tournament, event, *, now=None) -> None:
     while event.can_pair:
         event = event.pair_next_round()
     linked = set(TournamentMatch.objects.filter(tournament=tournament, replaced=False).values_list("key", flat=True))
-    for pairing in event.pending():
+    for pairing in () if tournament.paused_at is not None else event.pending():  # paused: no new match
         if pairing.key not in linked and not pairing.is_bye:
             create_pairing_match(tournament, pairing, now=now)
     store(tournament, event, now=now)
@@ -114,26 +105,39 @@ def create_pairing_match(tournament: Tournament, pairing, *, now) -> Match:
         white=white, black=black, length=pairing.length, status=Match.PLAYING, started_at=now,
         cube=bool(options.get("cube", True)) and pairing.length > 1, crawford=bool(options.get("crawford", True)),
         rated=not (white.is_guest or black.is_guest) and bool(options.get("rated", True)),
+        corr_days=tournament.corr_days, corr_bank_days=tournament.corr_bank_days,
     )
-    hours = tournament.round_deadline_hours
+    if clock.has_clock(match):
+        match.white_bank_ms = match.black_bank_ms = clock.initial_bank_ms(match)
+        match.save(update_fields=["white_bank_ms", "black_bank_ms"])
     TournamentMatch.objects.create(tournament=tournament, key=pairing.key, match=match, round=pairing.round,
-                                   label=pairing.label[:60],
-                                   deadline=now + timedelta(hours=hours) if hours else None)
+                                   label=pairing.label[:60], deadline=pairing_deadline(tournament, now))
     record = MatchRecord(match)
-    open_game(record, match, create_game(match, 1))
+    lifecycle.open_game(record, match, lifecycle.create_game(match, 1))
     record.lobby_changed()
     record.commit()
-    for player in (white, black):
-        publish_on_commit(Batch(group=f"player.{player.pk}", notices=[{"t": "tournament_match", "d": {
-            "tournament": tournament.pk, "name": tournament.name, "match": match.pk, "key": pairing.key,
-            "label": pairing.label}}]))
+    for player, opponent in ((white, black), (black, white)):
+        tournament_match_notice(player, opponent, tournament=tournament, match=match, label=pairing.label)
     return match
+
+
+def pairing_deadline(tournament: Tournament, now):
+    """When an absent player of a pairing made at ``now`` forfeits (None: never). A round
+    played by correspondence has at least the first move's days: the absent forfeit never
+    comes before the correspondence clock of the first move would run out
+    (docs/TOURNAMENTS.md, "Tournaments over days")."""
+    hours = tournament.round_deadline_hours
+    if not hours:
+        return None
+    return now + max(timedelta(hours=hours), timedelta(days=tournament.corr_days))
 
 
 def result_of(match: Match, link: TournamentMatch) -> Result | None:
     """The pure result of a tournament match that ended (None: aborted, to be replayed)."""
     if link.forced == DOUBLE_FORFEIT:
         return Result.double_forfeit()
+    if link.forced == AWARDED and match.winner_id is not None:
+        return Result.awarded(match.winner_id)
     if match.status != Match.FINISHED:
         return None
     if match.winner_id is None:
@@ -160,13 +164,19 @@ def on_match_end(match: Match) -> None:
     if result is None:
         link.replaced = True
         link.save(update_fields=["replaced"])
-    elif link.key in {p.key for p in event.pending()}:
-        event = (event.record(link.key, result, now=seconds(clock.now())) if isinstance(event, Arena)
-                 else event.record(link.key, result))
-    advance(tournament, event)
+        advance(tournament, event)
+    else:
+        record_result(tournament, event, link.key, result)
 
 
-MATCH_END_HOOKS.append(on_match_end)
+def record_result(tournament: Tournament, event, key: str, result: Result, *, now=None) -> None:
+    """File ``result`` for the pairing ``key`` if it is still waiting for one, and go on
+    (the caller holds the tournament's lock)."""
+    now = now or clock.now()
+    if key in {p.key for p in event.pending()}:
+        event = (event.record(key, result, now=seconds(now)) if isinstance(event, Arena)
+                 else event.record(key, result))
+    advance(tournament, event, now=now)
 
 
 # -- the round deadline ------------------------------------------------------------------------------
@@ -188,7 +198,8 @@ def forfeit_absent(*, link_id: int, now=None) -> str | None:
         if link is None:
             return None
         match = lock_match(link.match_id)
-        if match.status != Match.PLAYING or link.deadline is None or link.deadline > now:
+        if (match.status != Match.PLAYING or link.deadline is None or link.deadline > now or link.replaced
+                or Tournament.objects.filter(pk=link.tournament_id, paused_at__isnull=False).exists()):
             return None
         absent = [color for color in ("white", "black") if not came(match, match.player_of(color).pk)]
         if not absent:
@@ -197,9 +208,9 @@ def forfeit_absent(*, link_id: int, now=None) -> str | None:
         if len(absent) == 2:
             link.forced = DOUBLE_FORFEIT
             link.save(update_fields=["forced"])
-            abort_game(record, current_game(match), match, "neither player came before the round's deadline")
+            lifecycle.abort_game(record, lifecycle.current_game(match), match, "neither player came before the round's deadline")
         else:
-            forfeit_match(record, match, absent[0], NO_SHOW)
+            lifecycle.forfeit_match(record, match, absent[0], NO_SHOW)
         record.lobby_changed()
         record.commit()
         return DOUBLE_FORFEIT if len(absent) == 2 else NO_SHOW
@@ -209,7 +220,8 @@ def tournament_expire_deadlines(*, now=None) -> int:
     """The periodic job: every tournament match past its deadline (see :func:`forfeit_absent`)."""
     now = now or clock.now()
     due = (TournamentMatch.objects.filter(deadline__lte=now, replaced=False, match__status=Match.PLAYING,
-                                          tournament__status=Tournament.RUNNING).values_list("pk", flat=True))
+                                          tournament__status=Tournament.RUNNING, tournament__paused_at__isnull=True)
+           .values_list("pk", flat=True))
     return sum(1 for pk in list(due) if forfeit_absent(link_id=pk, now=now))
 
 
@@ -218,7 +230,8 @@ def tournament_tick(*, now=None) -> int:
     closing at the end), and scheduled starts (``services.tournaments.tournament_start_due``)."""
     now = now or clock.now()
     count = 0
-    for pk in list(Tournament.objects.filter(status=Tournament.RUNNING, format="arena").values_list("pk", flat=True)):
+    for pk in list(Tournament.objects.filter(status=Tournament.RUNNING, format="arena", paused_at__isnull=True)
+                   .values_list("pk", flat=True)):
         with transaction.atomic():
             tournament = lock_tournament(pk)
             if tournament.status == Tournament.RUNNING:
@@ -242,5 +255,5 @@ def check(fn, *args, **kwargs):
         raise Conflict(exc.code, str(exc)) from None
 
 
-__all__ = ["advance", "bump", "tell", "create_pairing_match", "on_match_end", "forfeit_absent", "tournament_expire_deadlines",
+__all__ = ["advance", "bump", "tell", "create_pairing_match", "on_match_end", "record_result", "pairing_deadline", "forfeit_absent", "tournament_expire_deadlines",
            "tournament_tick", "lock_tournament", "event_of", "running_links", "check"]

@@ -21,6 +21,7 @@ KIND_DONE = {  # what a mail's unsubscribe link turned off
     "turn": gettext_lazy("No more “your turn” e-mails. Your settings turn them back on."),
     "low": gettext_lazy("No more “time running low” e-mails. Your settings turn them back on."),
     "accepted": gettext_lazy("No more “invitation accepted” e-mails. Your settings turn them back on."),
+    "tournament": gettext_lazy("No more “tournament match ready” e-mails. Your settings turn them back on."),
     "digest": gettext_lazy("No more digests of your notices. Your settings turn them back on."),
 }
 

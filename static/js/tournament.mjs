@@ -1,6 +1,7 @@
 // The tournament page follows its tournament over /ws/tournaments/<id>/ (lib/socket.mjs):
-// each change bumps the tournament's version; a newer version makes the page read itself
-// again and swap its content (the bracket, the standings, the tables), without a reload.
+// each change bumps the tournament's version; a newer version makes the page fetch only its
+// tournament part (?fragment=1&v=held: nothing at all, 204, while the version is unchanged)
+// and swap it in (the bracket, the standings, the tables, the log), without a reload.
 import { openSocket } from './lib/socket.mjs';
 
 const root = document.getElementById('tournament');
@@ -11,8 +12,9 @@ async function refresh() {
   if (busy) { again = true; return; }
   busy = true;
   try {
-    const response = await fetch(location.href, { headers: { 'X-Requested-With': 'fetch' } });
-    if (response.ok) {
+    const url = `${location.pathname}?fragment=1&v=${held}`;
+    const response = await fetch(url, { headers: { 'X-Requested-With': 'fetch' } });
+    if (response.status === 200) {
       const doc = new DOMParser().parseFromString(await response.text(), 'text/html');
       const fresh = doc.getElementById('tournament');
       if (fresh && Number(fresh.dataset.version) >= held) {

@@ -4,7 +4,7 @@ pairing's match through the match endpoints like any other; refusals are JSON er
 import random
 
 from games import services
-from games.models import Entry, Match, Tournament
+from games.models import Agent, Entry, Match, Tournament
 
 from tests.api.test_play import play_match
 
@@ -55,7 +55,33 @@ def test_refusals_are_json_errors_that_change_nothing(agents):
     assert a.client.get("/api/tournaments").status_code == 401
     assert a.get(f"/api/tournaments/{t.pk}/entries").status_code == 405
     services.tournament_enter(tournament_id=t.pk, player=services.player_register(username="z", password="correct horse z"))
-    r = b.post(f"/api/tournaments/{t.pk}/entries")
-    assert (r.status_code, r.json()["error"]["code"]) == (409, "tournament_full")
-    assert Entry.objects.filter(tournament=t).count() == 2
+    r = b.post(f"/api/tournaments/{t.pk}/entries")  # full: the waiting list
+    assert r.status_code == 201 and r.json()["you"]["waiting"] and [w["name"] for w in r.json()["waitingList"]] == [b.name]
+    assert Entry.objects.filter(tournament=t, status=Entry.ENTERED).count() == 2
     assert Tournament.objects.get(pk=t.pk).status == Tournament.REGISTERING
+
+
+def test_a_director_agent_acts_through_the_api_and_the_log_shows_it(agents):
+    a, b, c = agents(3)
+    for agent in (a, b, c):
+        agent.player = Agent.objects.get(player_id=agent.id).player  # agentId is the player's id
+    t = services.tournament_create(by=a.player, name="Run by a bot", format="swiss", length=1)
+    for agent in (a, b, c):
+        agent.post(f"/api/tournaments/{t.pk}/entries")
+    services.tournament_start(tournament_id=t.pk, by=a.player)
+    before = Tournament.objects.get(pk=t.pk).version
+    r = b.post(f"/api/tournaments/{t.pk}/director", {"action": "pause"})
+    assert (r.status_code, r.json()["error"]["code"]) == (403, "not_a_director")
+    r = a.post(f"/api/tournaments/{t.pk}/director", {"action": "explode"})
+    assert (r.status_code, r.json()["error"]["code"]) == (400, "bad_action")
+    r = a.post(f"/api/tournaments/{t.pk}/director", {"action": "award", "key": "R1-1", "winner": 0})
+    assert (r.status_code, r.json()["error"]["code"]) == (400, "bad_winner")
+    r = a.post(f"/api/tournaments/{t.pk}/director", {"action": "pause", "colour": "red"})
+    assert (r.status_code, r.json()["error"]["code"]) == (400, "unknown_field")
+    assert Tournament.objects.get(pk=t.pk).version == before  # nothing changed
+    r = a.post(f"/api/tournaments/{t.pk}/director", {"action": "pause", "reason": "lunch"})
+    assert r.status_code == 200 and r.json()["paused"]
+    r = a.post(f"/api/tournaments/{t.pk}/director", {"action": "disqualify", "player": c.player.pk})
+    assert r.status_code == 200
+    assert [(x["action"], x["reason"]) for x in r.json()["log"]] == [("pause", "lunch"), ("disqualify", None)]
+    assert Entry.objects.get(tournament=t, player=c.player).status == Entry.DISQUALIFIED

@@ -102,3 +102,36 @@ def test_the_tournament_page_follows_entries_and_the_draw_live(site_server, new_
     assert watcher.locator("#bracket .b-match").count() == 3
     assert watcher.locator("#tables a").count() == 2 and fits_the_phone(watcher)
     watcher.screenshot(path=str(screenshots / "tournament-live-draw-phone.png"), full_page=True)
+
+
+def test_a_player_on_another_page_is_told_that_their_tournament_match_is_ready(site_server, new_page, screenshots):
+    from tests.browser.test_site import make_admin
+
+    base, _ = site_server
+    pk = manage(site_server, "tournament", "create", "--name", "Notice cup", "--format", "knockout", "--length", "1")
+    pages = {}
+    for prefix, elsewhere in (("ann", "/"), ("bob", "/tournaments/")):
+        page = new_page(PHONE)
+        name = sign_up(page, base, prefix=prefix)
+        page.goto(f"{base}/tournaments/{pk}/")
+        page.click("#enter")
+        page.wait_for_selector("#withdraw")
+        page.goto(f"{base}{elsewhere}")  # not the tournament's page
+        pages[name] = page
+    admin = make_admin(site_server, name="notices-director")
+    director = new_page()
+    director.goto(f"{base}/accounts/login/?next=/tournaments/{pk}/")
+    director.fill("input[name=username]", admin[0])
+    director.fill("input[name=password]", admin[1])
+    director.click("main button[type=submit], main input[type=submit]")
+    director.wait_for_url(f"**/tournaments/{pk}/")
+    director.click("#start")
+    (ann, bob) = pages
+    for me, them in ((ann, bob), (bob, ann)):
+        notice = pages[me].locator("#live-notices .live-notice")
+        notice.wait_for()
+        assert "Notice cup" in notice.inner_text() and them in notice.inner_text()
+        assert fits_the_phone(pages[me])
+    pages[ann].screenshot(path=str(screenshots / "tournament-notice-phone.png"), full_page=True)
+    pages[ann].locator("#live-notices .live-notice a").click()
+    pages[ann].wait_for_url("**/games/*/")

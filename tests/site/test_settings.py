@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 def test_defaults_then_changes_are_kept_on_the_profile(alice):
     assert settings_for(alice) == {"home": "right", "numbers": "mine", "animation": "auto",
                                             "theme": "auto", "board": "classic", "autoroll": False, "forced": False,
-                                            "confirm": True, "sound": True, "mail_turn": True, "mail_low": True, "mail_accepted": True,
+                                            "confirm": True, "sound": True, "mail_turn": True, "mail_low": True, "mail_accepted": True, "mail_tournament": True,
                                             "digest": False, "push": True,
                                             "language": ""}
     services.player_update_settings(player=alice, changes={"theme": "dark", "home": "left", "sound": False})

@@ -60,3 +60,25 @@ def test_bad_commands_say_why(db, args, message):
     with pytest.raises(CommandError, match=message):
         manage(*args)
     assert not Tournament.objects.exists()
+
+
+@pytest.mark.django_db
+def test_registration_options_and_a_directors_actions_by_the_command(db):
+    from games.models import DirectorAction, Entry
+
+    pk = int(manage("create", "--name", "Scripted", "--format", "swiss", "--length", "1", "--max-entrants", "4",
+                    "--rating-band", ":2000", "--corr-days", "2", "--bots", "random:5").strip())
+    t = Tournament.objects.get(pk=pk)
+    assert (t.max_entrants, t.min_rating, t.max_rating, t.corr_days) == (4, None, 2000, 2)
+    assert Entry.objects.filter(tournament=t, status=Entry.WAITING).count() == 1
+    manage("start", str(pk))
+    manage("pause", str(pk), "--reason", "scripted pause")
+    key = load(Tournament.objects.get(pk=pk).state).pending()[0]
+    manage("award", str(pk), key.key, str(key.a))
+    manage("resume", str(pk))
+    assert list(DirectorAction.objects.filter(tournament=t).values_list("action", "by")) == [
+        ("pause", None), ("award", None), ("resume", None)]
+    with pytest.raises(CommandError, match="already_decided"):
+        manage("award", str(pk), key.key, str(key.a))
+    with pytest.raises(CommandError, match="--rating-band"):
+        manage("create", "--name", "X", "--format", "swiss", "--length", "1", "--rating-band", "high")

@@ -72,3 +72,55 @@ def test_a_swiss_shows_its_standings(people):
     page = Client().get(f"/tournaments/{t.pk}/").content.decode()
     assert 'id="standings"' in page and "Buch." in page and 'id="bracket"' not in page
     assert Client().get("/tournaments/99999/").status_code == 404
+
+
+def test_a_director_pauses_awards_and_disqualifies_from_the_page_and_the_log_shows_it(people):
+    t = services.tournament_create(by=people[0], name="Directed", format="knockout", length=1,
+                                   options={"seeding": "given"})
+    for p in people[:4]:
+        services.tournament_enter(tournament_id=t.pk, player=p)
+    services.tournament_start(tournament_id=t.pk)
+    director, player = signed_in(people[0]), signed_in(people[1])
+    page = director.get(f"/tournaments/{t.pk}/").content.decode()
+    assert 'id="director"' in page and 'id="pause"' in page and "Award to bob" in page
+    assert 'id="director"' not in player.get(f"/tournaments/{t.pk}/").content.decode()
+    assert player.post(f"/tournaments/{t.pk}/pause/").status_code == 302  # refused: changes nothing
+    assert Tournament.objects.get(pk=t.pk).paused_at is None
+    director.post(f"/tournaments/{t.pk}/pause/", {"reason": "a break"})
+    page = director.get(f"/tournaments/{t.pk}/").content.decode()
+    assert 'id="paused"' in page and 'id="resume"' in page and "a break" in page
+    director.post(f"/tournaments/{t.pk}/award/", {"key": "M-R1-2", "winner": people[2].pk})
+    director.post(f"/tournaments/{t.pk}/disqualify/", {"player": people[3].pk, "reason": "abuse"})
+    assert Entry.objects.get(tournament=t, player=people[3]).status == Entry.DISQUALIFIED
+    page = director.get(f"/tournaments/{t.pk}/").content.decode()
+    log = page[page.index('id="log"'):]
+    assert log.index("Paused") < log.index("Awarded a match: cy (M-R1-2)") < log.index("Disqualified a player: dee")
+
+
+def test_the_live_update_fetches_only_the_fragment_and_nothing_while_unchanged(people):
+    t = services.tournament_create(by=people[0], name="Cheap", format="knockout", length=1)
+    client = signed_in(people[1])
+    version = Tournament.objects.get(pk=t.pk).version
+    assert client.get(f"/tournaments/{t.pk}/", {"fragment": "1", "v": version}).status_code == 204
+    services.tournament_enter(tournament_id=t.pk, player=people[2])
+    fragment = client.get(f"/tournaments/{t.pk}/", {"fragment": "1", "v": version})
+    body = fragment.content.decode()
+    assert fragment.status_code == 200 and body.lstrip().startswith("<article") and "<header" not in body
+    assert f'data-version="{version + 1}"' in body and "cy" in body
+    assert client.get("/tournaments/999999/", {"fragment": "1", "v": 0}).status_code == 404
+
+
+def test_a_player_checks_in_and_sees_the_waiting_list(people):
+    from datetime import timedelta
+
+    from games import clock
+
+    t = services.tournament_create(by=people[0], name="Check", format="knockout", max_entrants=2,
+                                   starts_at=clock.now() + timedelta(minutes=10), check_in_minutes=30)
+    for p in people[:3]:
+        services.tournament_enter(tournament_id=t.pk, player=p)
+    page = signed_in(people[2]).get(f"/tournaments/{t.pk}/").content.decode()
+    assert 'id="on-waiting-list"' in page and 'id="waiting-list"' in page and 'id="check-in"' in page
+    client = signed_in(people[1])
+    client.post(f"/tournaments/{t.pk}/check-in/")
+    assert 'id="checked-in"' in client.get(f"/tournaments/{t.pk}/").content.decode()

@@ -92,9 +92,10 @@ def test_refusals_have_stable_codes_and_change_nothing(people):
     full = services.tournament_create(by=people[0], name="Two", format="swiss", length=1, max_entrants=2)
     for p in people[:2]:
         services.tournament_enter(tournament_id=full.pk, player=p)
+    assert services.tournament_enter(tournament_id=full.pk, player=people[2]).status == Entry.WAITING  # a waiting list
     with pytest.raises(Conflict) as exc:
         services.tournament_enter(tournament_id=full.pk, player=people[2])
-    assert exc.value.code == "tournament_full"
+    assert exc.value.code == "already_entered"
 
 
 @pytest.mark.parametrize("fields, code", [
