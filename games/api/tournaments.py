@@ -78,7 +78,7 @@ def tournament_director(request, tournament_id):
     t = _tournament(tournament_id)
     data = read_json(request, ("action", "player", "key", "winner", "reason"))
     if data.get("action") not in DIRECTOR:
-        raise ApiError(400, "bad_action", f"action is one of {', '.join(DIRECTOR)}.")
+        raise ApiError(400, "bad_action", gettext("action is one of %(values)s.") % {"values": ", ".join(DIRECTOR)})
     fn, fields = DIRECTOR[data["action"]]
     fn(tournament_id=t.pk, by=player, reason=data.get("reason"),
        **{FIELD_ARGS[name]: data.get(name) for name in fields})

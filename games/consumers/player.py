@@ -7,6 +7,8 @@ the tournament's page shows the match)."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from games.consumers.base import SocketConsumer
 from games.db.calls import db
 from games.events import player_group
@@ -48,4 +50,4 @@ class PlayerConsumer(SocketConsumer):
         if kind == "ping":
             await self.answer_ping(None, 0)
         else:
-            await self.error("unknown_type", "The player socket answers 'ping'.", re=kind)
+            await self.error("unknown_type", gettext("The player socket answers 'ping'."), re=kind)

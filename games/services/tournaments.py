@@ -133,9 +133,9 @@ def check_enter(tournament: Tournament, player: Player, entry: Entry | None, by)
     if by is not None and by.pk != player.pk:
         require_director(tournament, by)
     if tournament.status != Tournament.REGISTERING and not late_open(tournament):
-        raise Conflict("registration_closed", "This tournament takes no more entries.")
+        raise Conflict("registration_closed", _("This tournament takes no more entries."))
     if entry is not None and entry.status in (Entry.ENTERED, Entry.WAITING):
-        raise Conflict("already_entered", "You are entered already.")
+        raise Conflict("already_entered", _("You are entered already."))
     if entry is not None and entry.status == Entry.DISQUALIFIED:
         raise Conflict("disqualified", _("You were disqualified from this tournament."))
     rating = round(player.rating)
@@ -166,7 +166,7 @@ def tournament_enter(*, tournament_id, player: Player, by: Player | None = None)
                     entry = Entry.objects.create(tournament=tournament, player=player, status=status,
                                                  queued_at=clock.now() if full else None)
             except IntegrityError:  # pragma: no cover - the tournament's lock serialises entries
-                raise Conflict("already_entered", _("You are entered already.")) from None
+                raise Conflict("already_entered", _(_("You are entered already."))) from None
         else:
             entry.status, entry.queued_at, entry.checked_in_at = status, clock.now() if full else None, None
             entry.save(update_fields=["status", "queued_at", "checked_in_at"])
@@ -193,7 +193,7 @@ def tournament_check_in(*, tournament_id, player: Player, now=None) -> Entry:
         entry = Entry.objects.filter(tournament=tournament, player=player,
                                      status__in=(Entry.ENTERED, Entry.WAITING)).first()
         if entry is None:
-            raise Conflict("not_entered", "You are not entered in this tournament.")
+            raise Conflict("not_entered", _("You are not entered in this tournament."))
         if tournament.status != Tournament.REGISTERING or not tournament.check_in_minutes:
             raise Conflict("no_check_in", _("This tournament has no check-in open."))
         opens = tournament.starts_at - timedelta(minutes=tournament.check_in_minutes)
@@ -272,9 +272,9 @@ def check_remove(tournament: Tournament, player: Player, by, *, director: bool) 
         require_director(tournament, by)
     entry = Entry.objects.filter(tournament=tournament, player=player, status__in=(Entry.ENTERED, Entry.WAITING)).first()
     if entry is None:
-        raise Conflict("not_entered", "You are not entered in this tournament.")
+        raise Conflict("not_entered", _("You are not entered in this tournament."))
     if tournament.status in (Tournament.FINISHED, Tournament.CANCELLED):
-        raise Conflict("tournament_over", "This tournament is over.")
+        raise Conflict("tournament_over", _("This tournament is over."))
     return entry
 
 
