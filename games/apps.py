@@ -13,6 +13,7 @@ class GamesConfig(AppConfig):
         from games.events import add_listener
         from games.realtime.bridge import broadcast
         from games.services.lifecycle import add_match_end_hook
+        from games.services import club_ladder
         from games.services.tournament_play import on_match_end
 
         signals.connect()
@@ -20,3 +21,4 @@ class GamesConfig(AppConfig):
         add_listener(broadcast)  # committed batches go to the channel layer
         add_listener(tasks.on_batch)  # and what they leave to the workers goes to the task queue
         add_match_end_hook(on_match_end)  # a tournament match's end files its result
+        add_match_end_hook(club_ladder.on_match_end)  # and a ladder challenge's moves the places

@@ -20,7 +20,7 @@ from games.errors import Conflict, Forbidden
 from games.models import Challenge, Club, Match, Membership, Player
 from games.selectors.clubs import ladder_reach_ok
 from games.services.clubs import check_member, either, lock_club
-from games.services.lifecycle import MATCH_END_HOOKS, MatchRecord, abort_game, current_game, forfeit_match, lock_match, valid_id
+from games.services.lifecycle import MatchRecord, abort_game, current_game, forfeit_match, lock_match, valid_id
 from games.services.matches import match_create, match_join
 from games.services.players import require_active
 from games.services.tournament_play import NO_SHOW, came
@@ -102,9 +102,6 @@ def on_match_end(match: Match) -> None:
     challenge.refresh_from_db()
     if challenge.status == Challenge.OPEN:
         apply_result(club, challenge, match)
-
-
-MATCH_END_HOOKS.append(on_match_end)
 
 
 def challenge_expire(*, challenge_id: int, now=None) -> str | None:
