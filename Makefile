@@ -37,7 +37,7 @@ run: install catalogues
 	wait -n
 
 test: install catalogues
-	$(PY) -m pytest -m "not postgres"
+	$(PY) -m pytest -m "not postgres" --durations=30
 	$(PY) -m tests.pg_pass
 	@if command -v node >/dev/null 2>&1 && ls tests/js/*.test.mjs >/dev/null 2>&1; then \
 		node --test tests/js/*.test.mjs; \

@@ -6,6 +6,8 @@ client): a tab brought behind another is really hidden, as in a person's browser
 
 import itertools
 import json
+import os
+import signal
 import subprocess
 import tempfile
 import time
@@ -22,10 +24,11 @@ POLL = 0.05  # seconds between two readings of a condition (bounded by a deadlin
 class RawChromium:
     def __init__(self, path):
         self.port = free_port()
-        self.profile = tempfile.TemporaryDirectory()
+        # Chromium's helpers may still write to the profile for a moment after it dies.
+        self.profile = tempfile.TemporaryDirectory(ignore_cleanup_errors=True)
         self.proc = subprocess.Popen([path, *CHROMIUM_ARGS, f"--remote-debugging-port={self.port}",
                                       f"--user-data-dir={self.profile.name}", "about:blank"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         self.ids = itertools.count(1)
         self.until(lambda: self._http("/json/version"), what="the DevTools endpoint")
 
@@ -78,6 +81,10 @@ class RawChromium:
         raise AssertionError(f"{what} not met within {timeout} s")
 
     def close(self):
-        self.proc.kill()
+        """Stop the browser and every process it started (its own session), then its profile."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         self.proc.wait()
         self.profile.cleanup()

@@ -30,6 +30,19 @@ OVERLAPS = """() => {
 }"""
 
 
+# The elements that reach out of the page sideways (the page would scroll), the innermost first.
+WIDER = """() => {
+  const width = document.documentElement.clientWidth, out = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.width && (r.right > width + 1 || r.left < -1) && !el.closest('.sr-only, [hidden]'))
+      out.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${el.className}: ${Math.round(r.left)}-${Math.round(r.right)}`);
+  }
+  return document.documentElement.scrollWidth <= width ? []
+    : out.length ? out.reverse().slice(0, 6) : [`scrollWidth ${document.documentElement.scrollWidth} > ${width}`];
+}"""
+
+
 @pytest.mark.parametrize("code, direction, heading", [("ar", "rtl", "مبارياتك"), ("tr", "ltr", "Oyunların"),
                                                       ("el", "ltr", "Οι παρτίδες σου")])
 def test_the_lobby_reads_in_the_players_language_on_a_phone_and_a_desktop(site_server, new_page, screenshots,
@@ -45,6 +58,6 @@ def test_the_lobby_reads_in_the_players_language_on_a_phone_and_a_desktop(site_s
         page.locator("#open-matches tr[data-match]").first.wait_for()
         assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == [code, direction]
         assert page.locator("#mine-h").inner_text() == heading
-        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), name
+        assert page.evaluate(WIDER) == [], name
         assert page.evaluate(OVERLAPS) == [], name
         page.screenshot(path=str(screenshots / f"lobby-{code}-{name}.png"), full_page=True)
