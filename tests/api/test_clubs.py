@@ -11,7 +11,7 @@ from tests.api.test_play import play_match
 
 
 def player_of(agent):
-    return Agent.objects.get(pk=agent.id).player
+    return Agent.objects.get(player_id=agent.id).player  # the fixture's id is the player's
 
 
 def test_agents_join_challenge_and_play_the_ladder_match(agents):
