@@ -16,13 +16,13 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from games.engine.errors import EngineError
+from games.engine.errors import EngineError, Message
 from games.engine.gnubgid import state_ids
 from games.engine.notation import format_play
 from games.engine.replay import replay_steps
 
 from .context import cube_available, cube_context
-from .errors import AnalysisError
+from .errors import AnalysisError, gettext_noop
 from .marks import CLOSE_CUBE, LUCK, SKILL, is_close_cube, luck_mark, skill_mark
 from .stats import add_decision, merge, new_raw, summary
 
@@ -70,7 +70,7 @@ class _GameAnalyser:
     def __init__(self, events: list, ply: int, evaluator, alternatives: int):
         self.events = _events(events)
         if not self.events or self.events[0][2] != "game_start":
-            raise AnalysisError("bad_events", "A game's event log starts with game_start.")
+            raise AnalysisError("bad_events", gettext_noop("A game's event log starts with game_start."))
         start = self.events[0][3]
         self.start = start
         self.length = start.get("matchLength", 0) or 0
@@ -159,8 +159,9 @@ class _GameAnalyser:
                                    "equity": _r(cand.equity), "loss": _r(max(0.0, best.equity - cand.equity)),
                                    "ply": cand.ply, "probs": _probs(cand.probs), "played": cand.board == played_board})
             if "equity" not in play:  # pragma: no cover - bgsage and the engine agree on legal plays
-                raise AnalysisError("engine_mismatch", f"Event {index}: the evaluator does not know the play made "
-                                    f"({played_text}); no numbers are given rather than wrong ones.")
+                raise AnalysisError("engine_mismatch", gettext_noop(
+                    "Event %(index)s: the evaluator does not know the play made (%(play)s); no numbers are "
+                    "given rather than wrong ones."), params={"index": index, "play": played_text})
             loss = max(0.0, best.equity - play["equity"])
             play.update(loss=_r(loss), cost=self.cost(loss, ctx), mark=skill_mark(loss),
                         candidates=len(cands), alternatives=listed)
@@ -204,8 +205,9 @@ class _GameAnalyser:
             try:
                 _event, after = next(steps)
             except (EngineError, KeyError, TypeError, ValueError, AttributeError) as exc:
-                message = getattr(exc, "message", None) or str(exc)
-                raise AnalysisError("bad_events", f"Event {index} ({kind}) does not replay: {message}") from None
+                reason = exc if isinstance(exc, EngineError) else str(exc)  # an engine refusal is worded when read
+                raise AnalysisError("bad_events", gettext_noop("Event %(index)s (%(kind)s) does not replay: %(reason)s"),
+                                    params={"index": index, "kind": kind, "reason": reason}) from None
             yield index, version, kind, data, before, after
             before = after
 
@@ -233,7 +235,8 @@ class _GameAnalyser:
                 continue
             done += 1
             if progress is not None:
-                progress(done / max(1, len(work)), f"decision {done} of {len(work)}")
+                progress(done / max(1, len(work)), Message(gettext_noop("decision %(decision)s of %(decisions)s"),
+                                                             {"decision": done, "decisions": len(work)}))
         self.flush()
         players = {"white": new_raw(), "black": new_raw()}
         for decision in self.decisions:
@@ -310,12 +313,16 @@ def analyse_match(games: list, *, ply: int = DEFAULT_PLY, progress: Progress | N
 
         def sub(fraction, message, _base=base, _size=sizes[number - 1], _n=number):
             if progress is not None:
-                progress((_base + fraction * _size) / total, f"game {_n} of {len(games)}: {message}")
+                # analyse_game's one line, "decision 3 of 40", within the match's
+                params = {"decision": 0, "decisions": 0, **getattr(message, "params", {}), "game": _n, "games": len(games)}
+                progress((_base + fraction * _size) / total, Message(gettext_noop(
+                    "game %(game)s of %(games)s: decision %(decision)s of %(decisions)s"), params))
 
         analyses.append(analyse_game(events, ply=ply, progress=sub, evaluator=evaluator, alternatives=alternatives))
         done += sizes[number - 1]
         if progress is not None:
-            progress(done / total, f"game {number} of {len(games)} analysed")
+            progress(done / total, Message(gettext_noop("game %(game)s of %(games)s analysed"),
+                                           {"game": number, "games": len(games)}))
     first = analyses[0] if analyses else None
     return {
         "format": FORMAT,

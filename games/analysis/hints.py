@@ -21,7 +21,7 @@ from games.engine.notation import format_play
 from games.engine.position import other
 
 from .context import cube_available, cube_context
-from .errors import AnalysisError
+from .errors import AnalysisError, gettext_noop
 from .marks import skill_mark
 
 __all__ = ["HINT_PLY", "hint", "check_play", "check_cube"]
@@ -86,7 +86,7 @@ def hint(state: GameState, *, match_length: int = 0, score: tuple = (0, 0), ply:
     if state.phase == TURN and color is not None:
         ctx = cube_context(state, color, match_length=match_length, score=score)
         if not cube_available(state, color, ctx):
-            raise AnalysisError("wrong_phase", "There is no cube decision now: roll the dice.")
+            raise AnalysisError("wrong_phase", gettext_noop("There is no cube decision now: roll the dice."))
         cube, optimal, _ = _cube(state, ev, ply, color, match_length=match_length, score=score)
         action = "roll" if cube.nd >= min(cube.dt, cube.dp) else "double"
         return {"kind": "cube", "player": color, "action": action, "nd": _r(cube.nd), "dt": _r(cube.dt),
@@ -96,7 +96,7 @@ def hint(state: GameState, *, match_length: int = 0, score: tuple = (0, 0), ply:
         cube, _optimal, _ = _cube(state, ev, ply, doubler, match_length=match_length, score=score)
         return {"kind": "answer", "player": color, "action": "take" if cube.dt <= cube.dp else "drop",
                 "nd": _r(cube.nd), "dt": _r(cube.dt), "dp": _r(cube.dp), "ply": cube.ply}
-    raise AnalysisError("wrong_phase", "Nobody has a play or a cube decision to make now.")
+    raise AnalysisError("wrong_phase", gettext_noop("Nobody has a play or a cube decision to make now."))
 
 
 def check_play(state: GameState, moves, *, match_length: int = 0, score: tuple = (0, 0), ply: int = HINT_PLY,
@@ -108,11 +108,11 @@ def check_play(state: GameState, moves, *, match_length: int = 0, score: tuple =
     ``bad_play``).
     """
     if state.phase != MOVE:
-        raise AnalysisError("wrong_phase", "There is no checker play to make now.")
+        raise AnalysisError("wrong_phase", gettext_noop("There is no checker play to make now."))
     try:
         play = engine_check_play(state.position, state.dice, moves)
     except EngineError as exc:
-        raise AnalysisError("bad_play", exc.message) from None
+        raise AnalysisError.from_engine("bad_play", exc) from None
     legal = state.legal_plays()
     played = {"moves": play.to_list(), "notation": format_play(state.position, play)}
     if len(legal) <= 1:
@@ -139,12 +139,12 @@ def check_cube(state: GameState, action: str, *, match_length: int = 0, score: t
     (``bad_action``, ``wrong_phase``).
     """
     if action not in ("double", "roll", "take", "drop", "beaver"):
-        raise AnalysisError("bad_action", "The cube action must be double, roll, take, drop or beaver.")
+        raise AnalysisError("bad_action", gettext_noop("The cube action must be double, roll, take, drop or beaver."))
     ev = _evaluator(ply, evaluator)
     if action in ("double", "roll"):
         color = state.actor
         if state.phase != TURN or color is None:
-            raise AnalysisError("wrong_phase", "Doubling or rolling is decided before the roll.")
+            raise AnalysisError("wrong_phase", gettext_noop("Doubling or rolling is decided before the roll."))
         ctx = cube_context(state, color, match_length=match_length, score=score)
         if not cube_available(state, color, ctx):
             return {"loss": 0.0, "mark": None, "best": "roll", "nd": None, "dt": None, "dp": None}
@@ -153,7 +153,7 @@ def check_cube(state: GameState, action: str, *, match_length: int = 0, score: t
         best = "roll" if cube.nd >= min(cube.dt, cube.dp) else "double"
     else:
         if state.phase != CUBE_OFFERED:
-            raise AnalysisError("wrong_phase", "There is no double to answer.")
+            raise AnalysisError("wrong_phase", gettext_noop("There is no double to answer."))
         doubler = other(state.actor)
         cube, _optimal, _ = _cube(state, ev, ply, doubler, match_length=match_length, score=score)
         # the taker's view: equities are the doubler's, so lower is better

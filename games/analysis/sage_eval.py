@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from .sage import CUBE_MIN_PLY, board_for, sage_module
 
 from .context import CubeContext
-from .errors import AnalysisError
+from .errors import AnalysisError, gettext_noop
 
 __all__ = ["SageEvaluator", "Candidate", "CubeEval", "evaluator", "available", "engine_info", "FILTERS", "CUBE_MIN_PLY"]
 
@@ -87,7 +87,7 @@ def engine_info() -> dict:
 
 def _cpp():
     if sage_module() is None:
-        raise AnalysisError("engine_unavailable", "The bgsage engine is not available on this machine.")
+        raise AnalysisError("engine_unavailable", gettext_noop("The bgsage engine is not available on this machine."))
     import bgbot_cpp  # noqa: PLC0415 - ships with bgsage
 
     return bgbot_cpp
@@ -167,7 +167,8 @@ class SageEvaluator:
 
     def __init__(self, ply: int):
         if ply not in FILTERS:
-            raise AnalysisError("bad_ply", f"Analysis depth must be one of {sorted(FILTERS)} (GNU Backgammon plies).")
+            raise AnalysisError("bad_ply", gettext_noop("Analysis depth must be one of %(depths)s (GNU Backgammon plies)."),
+                                params={"depths": ", ".join(str(p) for p in sorted(FILTERS))})
         self.ply = ply
         self.cpp = _cpp()
         self.base = _strategies(0)

@@ -29,6 +29,44 @@ def _as_is(text: str) -> str:
 translate = _as_is
 
 
+def word(template: str, params: dict | None = None) -> str:
+    """``template`` (a marked English text) in the reader's words, ``params`` put in after the
+    translation. A value that is itself a refusal or a :class:`Message` is worded too (its
+    ``str`` is read now, in the same language)."""
+    text = translate(template)
+    if not params:
+        return text
+    params = {k: v.worded if isinstance(v, Message) else v for k, v in params.items()}
+    try:
+        return text % params
+    except (KeyError, ValueError, TypeError):  # a translation that lost a placeholder: the English
+        return template % params
+
+
+class Message(str):
+    """A marked English text with its values kept apart, for a line that is stored or sent on
+    and worded later, in the reader's language (a long job's progress line): it reads as the
+    English line, ``template`` and ``params`` give the rest, :attr:`worded` words it now.
+
+    >>> m = Message(gettext_noop("decision %(done)s of %(total)s"), {"done": 3, "total": 40})
+    >>> m, m.template, m.params["total"]
+    ('decision 3 of 40', 'decision %(done)s of %(total)s', 40)
+    """
+
+    template: str
+    params: dict
+
+    def __new__(cls, template: str, params: dict | None = None):
+        params = dict(params or {})
+        self = super().__new__(cls, template % params if params else template)
+        self.template, self.params = template, params
+        return self
+
+    @property
+    def worded(self) -> str:
+        return word(self.template, self.params)
+
+
 class EngineError(ValueError):
     """Base class: a rule was broken or an input could not be understood.
 
@@ -46,8 +84,7 @@ class EngineError(ValueError):
 
     @property
     def message(self) -> str:
-        text = translate(self.template)
-        return text % self.params if self.params else text
+        return word(self.template, self.params)
 
     def __str__(self) -> str:
         return self.message

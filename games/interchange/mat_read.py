@@ -48,7 +48,7 @@ import re
 from dataclasses import dataclass, field
 
 from games.engine import MOVE, OPENING, MatchRules, MatchState
-from games.engine.errors import EngineError
+from games.engine.errors import EngineError, Message, gettext_noop, word
 from games.engine.match import MAX_LENGTH
 from games.engine.notation import parse_play
 from games.engine.position import BLACK, WHITE, other
@@ -71,14 +71,24 @@ _WINS = re.compile(r"^Wins\s+(\d+)\s+points?(?:\s+and\s+the\s+match)?\.?$", re.I
 _DICE_AT = re.compile(r"[1-6][1-6]:")
 
 
-class MatImportError(ValueError):
-    """A ``.mat`` file that cannot be imported: ``code``, ``line`` (1-based or None), ``message``."""
+SIDE = {WHITE: Message(gettext_noop("White")), BLACK: Message(gettext_noop("Black"))}
+KIND = {"single": gettext_noop("single"), "gammon": gettext_noop("gammon"), "backgammon": gettext_noop("backgammon")}
 
-    def __init__(self, code: str, message: str, line: int | None = None):
+
+class MatImportError(ValueError):
+    """A ``.mat`` file that cannot be imported: ``code``, ``line`` (1-based or None), ``message``
+    (marked English with its values in ``params``, worded when read, as the engine's refusals)."""
+
+    def __init__(self, code: str, message: str, line: int | None = None, *, params: dict | None = None):
         self.code = code
         self.line = line
-        self.message = message
-        super().__init__(f"line {line}: {message}" if line else message)
+        self.template, self.params = message, params or {}
+        text = message % self.params if self.params else message
+        super().__init__(f"line {line}: {text}" if line else text)
+
+    @property
+    def message(self) -> str:
+        return word(self.template, self.params)
 
     def as_dict(self) -> dict:
         return {"code": self.code, "message": self.message, "line": self.line}
@@ -162,7 +172,8 @@ def _cell(text: str, player: int, number: int) -> Cell | None:
         if play.lower().startswith(("???", "cannot move")):
             play = ""  # XG: a roll before a resignation / a dance
         if play.lower().startswith("illegal play"):
-            raise MatImportError("bad_cell", f"{text!r}: illegal plays recorded in the file are not accepted.", number)
+            raise MatImportError("bad_cell", gettext_noop("%(cell)s: illegal plays recorded in the file are not "
+                                 "accepted."), number, params={"cell": repr(text)})
         return Cell(number, player, "roll", (int(m.group(1)), int(m.group(2))), play)
     m = _CUBE.match(text)
     if m:
@@ -176,16 +187,17 @@ def _cell(text: str, player: int, number: int) -> Cell | None:
     m = _WINS.match(text)
     if m:
         return Cell(number, player, "wins", value=int(m.group(1)))
-    raise MatImportError("bad_cell", f"Cannot read {text!r}: expected a roll like '31: 8/5 6/5', "
-                         "'Doubles => 2', 'Takes', 'Drops' or 'Wins 1 point'.", number)
+    raise MatImportError("bad_cell", gettext_noop("Cannot read %(cell)s: expected a roll like '31: 8/5 6/5', "
+                         "'Doubles => 2', 'Takes', 'Drops' or 'Wins 1 point'."), number, params={"cell": repr(text)})
 
 
 def parse_mat(text: str, *, max_bytes: int = MAX_BYTES) -> ParsedMatch:
     """The layout of a ``.mat`` file; raises :class:`MatImportError`."""
     if not isinstance(text, str):
-        raise MatImportError("not_a_mat", "A .mat file must be text.")
+        raise MatImportError("not_a_mat", gettext_noop("A .mat file must be text."))
     if len(text.encode("utf-8", "replace")) > max_bytes:
-        raise MatImportError("too_large", f"The file is larger than {max_bytes} bytes.")
+        raise MatImportError("too_large", gettext_noop("The file is larger than %(bytes)s bytes."),
+                             params={"bytes": max_bytes})
     lines = text.lstrip("\ufeff").splitlines()
     match = None
     comments = []
@@ -202,26 +214,30 @@ def parse_mat(text: str, *, max_bytes: int = MAX_BYTES) -> ParsedMatch:
         if match is None:
             m = _HEADER.match(line)
             if not m:
-                raise MatImportError("not_a_mat", "The file must start with a line like '7 point match'.", number)
+                raise MatImportError("not_a_mat", gettext_noop("The file must start with a line like '7 point match'."),
+                                     number)
             if int(m.group(1)) > MAX_LENGTH:  # the engine's limit, refused here with its line
-                raise MatImportError("bad_length", f"A match is at most {MAX_LENGTH} points; the file declares "
-                                     f"{int(m.group(1))}.", number)
+                raise MatImportError("bad_length", gettext_noop("A match is at most %(most)s points; the file "
+                                     "declares %(length)s."), number, params={"most": MAX_LENGTH, "length": int(m.group(1))})
             match = ParsedMatch(int(m.group(1)))
             continue
         m = _GAME.match(line)
         if m:
             if expect_scores:
-                raise MatImportError("bad_game", "A 'Game N' line must be followed by 'name : score   name : score'.", number)
+                raise MatImportError("bad_game", gettext_noop("A 'Game N' line must be followed by "
+                                     "'name : score   name : score'."), number)
             game = ParsedGame(int(m.group(1)), number, 0, 0)
             match.games.append(game)
             expect_scores = True
             continue
         if game is None:
-            raise MatImportError("bad_line", f"Expected 'Game 1', found {stripped!r}.", number)
+            raise MatImportError("bad_line", gettext_noop("Expected 'Game 1', found %(found)s."), number,
+                                 params={"found": repr(stripped)})
         if expect_scores:
             m = _SCORES.match(line)
             if not m:
-                raise MatImportError("bad_game", "Expected the players and scores, like 'bob : 0   alice : 0'.", number)
+                raise MatImportError("bad_game", gettext_noop("Expected the players and scores, like "
+                                     "'bob : 0   alice : 0'."), number)
             game.black_score, game.white_score = int(m.group("sa")), int(m.group("sb"))
             game.score_line = number
             if len(match.games) == 1:
@@ -236,13 +252,14 @@ def parse_mat(text: str, *, max_bytes: int = MAX_BYTES) -> ParsedMatch:
                     game.cells.append(cell)
             continue
         if not _WINS.match(" ".join(stripped.split())):
-            raise MatImportError("bad_line", f"Expected a numbered line or a result, found {stripped!r}.", number)
+            raise MatImportError("bad_line", gettext_noop("Expected a numbered line or a result, found %(found)s."),
+                                 number, params={"found": repr(stripped)})
         indent = len(line) - len(line.lstrip())
         game.cells.append(_cell(stripped, 1 if indent >= 15 else 0, number))
     if match is None:
-        raise MatImportError("not_a_mat", "The file is empty: no 'N point match' header.")
+        raise MatImportError("not_a_mat", gettext_noop("The file is empty: no 'N point match' header."))
     if expect_scores:
-        raise MatImportError("bad_game", "The last 'Game N' line has no players and scores.", game.line)
+        raise MatImportError("bad_game", gettext_noop("The last 'Game N' line has no players and scores."), game.line)
     match.comments = comments
     return match
 
@@ -258,7 +275,7 @@ def _engine(line: int, what: str):
         def __exit__(self, kind, exc, tb):
             if exc is not None and isinstance(exc, EngineError):
                 code = "illegal_move" if what == "move" else "illegal_action"
-                raise MatImportError(code, f"{exc.message} ({exc.code})", line) from None
+                raise MatImportError(code, exc.template, line, params=exc.params) from None
             return False
 
     return _Guard()
@@ -269,13 +286,13 @@ def _play_cell(rec: GameRecorder, cell: Cell, cells: list, index: int) -> None:
     color = PLAYER_COLOR[cell.player]
     if state.is_over:
         if cell.kind != "wins":
-            raise MatImportError("after_end", "The game is already over.", cell.line)
+            raise MatImportError("after_end", gettext_noop("The game is already over."), cell.line)
         if cell.value != state.result.points or color != state.result.winner:
-            who = "White" if state.result.winner == WHITE else "Black"
-            raise MatImportError(
-                "result_mismatch",
-                f"The file says {'White' if color == WHITE else 'Black'} wins {cell.value}; "
-                f"the game ended with {who} winning {state.result.points} ({state.result.kind}).", cell.line)
+            kind = state.result.kind
+            raise MatImportError("result_mismatch", gettext_noop(
+                "The file says %(side)s wins %(points)s; the game ended with %(winner)s winning %(won)s (%(kind)s)."),
+                cell.line, params={"side": SIDE[color], "points": cell.value, "winner": SIDE[state.result.winner],
+                                   "won": state.result.points, "kind": Message(KIND[kind]) if kind in KIND else kind})
         return
     if cell.kind == "wins":
         _resign(rec, cell, color)
@@ -284,14 +301,15 @@ def _play_cell(rec: GameRecorder, cell: Cell, cells: list, index: int) -> None:
         _roll_and_play(rec, cell, color, cells, index)
         return
     if state.phase == MOVE and state.actor != color and cell.kind in ("double", "beaver", "raccoon"):
-        raise MatImportError("illegal_action", "A cube action while the dice are out.", cell.line)
+        raise MatImportError("illegal_action", gettext_noop("A cube action while the dice are out."), cell.line)
     with _engine(cell.line, "cube"):
         if cell.kind == "double":
             if state.actor != color:
-                raise MatImportError("illegal_action", "It is not this player's turn to double.", cell.line)
+                raise MatImportError("illegal_action", gettext_noop("It is not this player's turn to double."), cell.line)
             if cell.value != state.cube_value * 2:
-                raise MatImportError("illegal_action", f"The cube is at {state.cube_value}: a double offers "
-                                     f"{state.cube_value * 2}, not {cell.value}.", cell.line)
+                raise MatImportError("illegal_action", gettext_noop("The cube is at %(cube)s: a double offers "
+                                     "%(offer)s, not %(value)s."), cell.line,
+                                     params={"cube": state.cube_value, "offer": state.cube_value * 2, "value": cell.value})
             rec.double()
         elif cell.kind == "take":
             if state.phase != "cube_offered" and state.cube_owner == color:
@@ -311,8 +329,8 @@ def _play_cell(rec: GameRecorder, cell: Cell, cells: list, index: int) -> None:
 
 def _require_actor(state, color, cell) -> None:
     if state.actor != color:
-        name = "White" if state.actor == WHITE else "Black"
-        raise MatImportError("illegal_action", f"{name} is the one to act here.", cell.line)
+        raise MatImportError("illegal_action", gettext_noop("%(side)s is the one to act here."), cell.line,
+                             params={"side": SIDE[state.actor]})
 
 
 def _roll_and_play(rec: GameRecorder, cell: Cell, color: str, cells: list, index: int) -> None:
@@ -321,7 +339,8 @@ def _roll_and_play(rec: GameRecorder, cell: Cell, color: str, cells: list, index
     if state.phase == OPENING:
         d1, d2 = cell.dice
         if d1 == d2:
-            raise MatImportError("bad_opening", f"The first roll of a game cannot be a double ({d1}{d2}).", line)
+            raise MatImportError("bad_opening", gettext_noop("The first roll of a game cannot be a double (%(roll)s)."),
+                                 line, params={"roll": f"{d1}{d2}"})
         high, low = max(cell.dice), min(cell.dice)
         if color == WHITE:
             rec.opening(high, low)
@@ -329,7 +348,7 @@ def _roll_and_play(rec: GameRecorder, cell: Cell, color: str, cells: list, index
             rec.opening(low, high)
     else:
         if state.actor != color:
-            raise MatImportError("illegal_action", "It is the other player's turn to roll.", line)
+            raise MatImportError("illegal_action", gettext_noop("It is the other player's turn to roll."), line)
         with _engine(line, "roll"):
             rec.roll(cell.dice)
     state = rec.state
@@ -343,14 +362,15 @@ def _roll_and_play(rec: GameRecorder, cell: Cell, color: str, cells: list, index
         following = cells[index + 1] if index + 1 < len(cells) else None
         if following is not None and following.kind == "wins":
             return  # rolled, then resigned: the Wins line comes next
-        raise MatImportError("missing_move", f"{cell.dice[0]}{cell.dice[1]} has legal plays but none is "
-                             "written, and no resignation follows.", line)
+        raise MatImportError("missing_move", gettext_noop("%(roll)s has legal plays but none is written, and no "
+                             "resignation follows."), line, params={"roll": f"{cell.dice[0]}{cell.dice[1]}"})
     text = _normalise_play(text)
     try:
         play = parse_play(state.position, state.dice, text)
     except EngineError as exc:
         code = "bad_move" if exc.code == "bad_notation" else "illegal_move"
-        raise MatImportError(code, f"{cell.dice[0]}{cell.dice[1]}: {text}: {exc.message}", line) from None
+        raise MatImportError(code, gettext_noop("%(roll)s: %(play)s: %(reason)s"), line,
+                             params={"roll": f"{cell.dice[0]}{cell.dice[1]}", "play": text, "reason": exc}) from None
     rec.move(play.steps)
 
 
@@ -380,13 +400,14 @@ def _resign(rec: GameRecorder, cell: Cell, winner: str) -> None:
         try:
             trial = state.offer_resignation(loser, level).accept_resignation(winner)
         except EngineError as exc:
-            raise MatImportError("illegal_action", f"A resignation is not possible here: {exc.message}", cell.line) from None
+            raise MatImportError("illegal_action", gettext_noop("A resignation is not possible here: %(reason)s"),
+                                 cell.line, params={"reason": exc}) from None
         if trial.result.points == cell.value:
             rec.resign_offer(loser, level)
             rec.resign_accept()
             return
-    raise MatImportError("result_mismatch", f"'Wins {cell.value}' is not a single, gammon or backgammon "
-                         f"at a cube of {state.cube_value}.", cell.line)
+    raise MatImportError("result_mismatch", gettext_noop("'Wins %(points)s' is not a single, gammon or backgammon "
+                         "at a cube of %(cube)s."), cell.line, params={"points": cell.value, "cube": state.cube_value})
 
 
 def _replay(parsed: ParsedMatch, rules: MatchRules) -> ImportedMatch:
@@ -394,25 +415,25 @@ def _replay(parsed: ParsedMatch, rules: MatchRules) -> ImportedMatch:
     games = []
     for index, game in enumerate(parsed.games):
         if match.is_over:
-            raise MatImportError("after_end", "The match was already won before this game.", game.line)
+            raise MatImportError("after_end", gettext_noop("The match was already won before this game."), game.line)
         if (game.white_score, game.black_score) != match.score:
-            raise MatImportError(
-                "score_mismatch",
-                f"Game {game.number} starts at {game.black_score}-{game.white_score} (left-right); the games "
-                f"before it make it {match.black_score}-{match.white_score}.", game.score_line)
+            raise MatImportError("score_mismatch", gettext_noop(
+                "Game %(game)s starts at %(file)s (left-right); the games before it make it %(replayed)s."),
+                game.score_line, params={"game": game.number, "file": f"{game.black_score}-{game.white_score}",
+                                         "replayed": f"{match.black_score}-{match.white_score}"})
         rec = GameRecorder.start(match, number=index + 1)
         cells = game.cells
         if not cells or cells[0].kind != "roll":
             if cells or index < len(parsed.games) - 1:
-                raise MatImportError("bad_opening", f"Game {game.number} must start with the opening roll.",
-                                     cells[0].line if cells else game.line)
+                raise MatImportError("bad_opening", gettext_noop("Game %(game)s must start with the opening roll."),
+                                     cells[0].line if cells else game.line, params={"game": game.number})
         for i, cell in enumerate(cells):
             _play_cell(rec, cell, cells, i)
         if rec.is_over:
             match = rec.finish()
         elif index < len(parsed.games) - 1:
-            raise MatImportError("unfinished_game", f"Game {game.number} does not end (no last checker off, "
-                                 "drop or 'Wins' line).", game.line)
+            raise MatImportError("unfinished_game", gettext_noop("Game %(game)s does not end (no last checker off, "
+                                 "drop or 'Wins' line)."), game.line, params={"game": game.number})
         games.append(rec.events)
     return ImportedMatch(rules, parsed.black_name, parsed.white_name, games, match, parsed.comments)
 
@@ -447,7 +468,7 @@ def import_mat(text: str, *, jacoby: bool | None = None, max_bytes: int = MAX_BY
     parsed = parse_mat(text, max_bytes=max_bytes)
     if parsed.length == 1 and any(c.kind in ("double", "beaver", "raccoon") for g in parsed.games for c in g.cells):
         cell = next(c for g in parsed.games for c in g.cells if c.kind in ("double", "beaver", "raccoon"))
-        raise MatImportError("illegal_action", "A 1-point match is played without the cube.", cell.line)
+        raise MatImportError("illegal_action", gettext_noop("A 1-point match is played without the cube."), cell.line)
     if parsed.length or jacoby is not None:
         return _replay(parsed, _rules_for(parsed, bool(jacoby)))
     try:

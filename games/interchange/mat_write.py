@@ -64,6 +64,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.engine import BLACK, WHITE, GameRules, GameState, Position
+from games.engine.errors import Message, gettext_noop, word
 
 __all__ = ["NotExportable", "COLUMN", "mat_name", "write_mat", "game_lines"]
 
@@ -79,9 +80,17 @@ class NotExportable(ValueError):
 
     code = "not_exportable"
 
-    def __init__(self, message: str):
-        self.message = message
-        super().__init__(message)
+    def __init__(self, message: str, *, params: dict | None = None):
+        self.template, self.params = message, params or {}
+        super().__init__(message % self.params if self.params else message)
+
+    @property
+    def message(self) -> str:
+        """Worded when read, in the active language (as the engine's refusals)."""
+        return word(self.template, self.params)
+
+    def __str__(self) -> str:
+        return self.message
 
 
 def mat_name(name: str | None, fallback: str) -> str:
@@ -105,7 +114,7 @@ class _Record:
     player_won: int = 0  # resign / wins: the column the Wins line goes in
 
 
-def _records(events: list, where: str) -> list:
+def _records(events: list, number: int) -> list:
     """gnubg's move records of one game, from its events (validating what .mat can carry)."""
     records = []
     state = None
@@ -119,7 +128,8 @@ def _records(events: list, where: str) -> list:
             continue
         if kind == "opening_roll":
             if data.get("cubeValue", 1) != 1:
-                raise NotExportable(f"{where} started with an automatic double, which a .mat file cannot express.")
+                raise NotExportable(gettext_noop("Game %(game)s started with an automatic double, which a .mat "
+                                                 "file cannot express."), params={"game": number})
             if state is not None:
                 state = state.opening_roll(data["white"], data["black"])
                 if state.phase == "move":
@@ -139,9 +149,9 @@ def _records(events: list, where: str) -> list:
             if state is not None:
                 state = state.move(color, data["moves"])
                 if state.last_roll_pending is not None:
-                    raise NotExportable(
-                        f"{where} went on under the last-roll rule after a side bore off its last "
-                        "checker, which a .mat file cannot express.")
+                    raise NotExportable(gettext_noop(
+                        "Game %(game)s went on under the last-roll rule after a side bore off its last "
+                        "checker, which a .mat file cannot express."), params={"game": number})
             continue
         if kind == "double":
             records.append(_Record("double", player, f" Doubles => {data['cubeValue']}"))
@@ -150,9 +160,11 @@ def _records(events: list, where: str) -> list:
         elif kind == "drop":
             records.append(_Record("drop", player, " Drops"))
         elif kind in ("beaver", "raccoon"):
-            raise NotExportable(
-                f"{where} has a {kind}: gnubg 1.07 reads a .mat beaver with the wrong cube "
-                "(a later resignation scores 6 points instead of 8), so it is not written.")
+            raise NotExportable(gettext_noop(
+                "Game %(game)s has a %(kind)s: gnubg 1.07 reads a .mat beaver with the wrong cube "
+                "(a later resignation scores 6 points instead of 8), so it is not written."),
+                params={"game": number, "kind": Message(gettext_noop("beaver") if kind == "beaver"
+                                                        else gettext_noop("raccoon"))})
         elif kind == "resign_offer":
             offer = player
         elif kind == "resign_reject":
@@ -165,7 +177,7 @@ def _records(events: list, where: str) -> list:
             pending_roll = None
             records.append(_Record("resign", resigner))
         elif kind == "game_end":
-            _check_result(data, where)
+            _check_result(data, number)
             points = data.get("points") or 0
             winner = data.get("winner")
             if winner and points:
@@ -194,13 +206,15 @@ def _roll_is_written(state) -> bool:
     return len(state.legal_plays()) > 1
 
 
-def _check_result(data: dict, where: str) -> None:
+def _check_result(data: dict, number: int) -> None:
     if data.get("kind") == "double_backgammon":
         raise NotExportable(
-            f"{where} was won by a double backgammon ({data.get('points')} points): a .mat file has "
-            "no way to write it (gnubg would read a backgammon worth 3 x the cube).")
+            gettext_noop("Game %(game)s was won by a double backgammon (%(points)s points): a .mat file has "
+                         "no way to write it (gnubg would read a backgammon worth 3 x the cube)."),
+            params={"game": number, "points": data.get("points")})
     if data.get("reason") == "last_roll":
-        raise NotExportable(f"{where} was decided by the last-roll rule, which a .mat file cannot express.")
+        raise NotExportable(gettext_noop("Game %(game)s was decided by the last-roll rule, which a .mat file "
+                                         "cannot express."), params={"game": number})
 
 
 def _numbered(number: int, left: str, right: str) -> str:
@@ -261,9 +275,10 @@ def _crawford_checks(games: list, length: int, crawford: bool) -> None:
             post = True
             kinds = {e.get("type", e.get("t")) for e in events}
             if kinds & {"double", "beaver", "raccoon"}:
-                raise NotExportable(
-                    f"Game {number} was played with the cube at a score where gnubg applies the Crawford "
-                    "rule; this match was played without it, which a .mat file cannot express.")
+                raise NotExportable(gettext_noop(
+                    "Game %(game)s was played with the cube at a score where gnubg applies the Crawford "
+                    "rule; this match was played without it, which a .mat file cannot express."),
+                    params={"game": number})
 
 
 def _forfeit_end(games: list, length: int) -> dict | None:
@@ -305,7 +320,7 @@ def write_mat(*, length: int, black_name: str, white_name: str, games: list, cra
         lines.append(f" Game {number}")
         head = f"{left} : {black_score}"
         lines.append(f" {head:<31}{right} : {white_score}")
-        records = _records(events, f"Game {number}")
+        records = _records(events, number)
         _winner_column(records)
         lines.extend(game_lines(records))
         lines.append("")

@@ -47,7 +47,8 @@ class MatRefused(BadRequest):
 
     def __init__(self, code: str, message: str, line: int | None):
         self.line = line
-        super().__init__(code, f"Line {line}: {message}" if line else message)
+        super().__init__(code, gettext("Line %(line)s: %(message)s") % {"line": line, "message": message}
+                         if line else message)
 
     def as_dict(self) -> dict:
         return {"code": self.code, "message": self.message, "line": self.line}
@@ -141,19 +142,20 @@ def analysis_upload(*, player: Player | None, text: str | bytes, depth=None, sid
     digest = hashlib.sha256(text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")).hexdigest()
     if isinstance(text, bytes):
         if len(text) > MAX_UPLOAD_BYTES:
-            raise MatRefused("file_too_large", f"A .mat file is at most {MAX_UPLOAD_BYTES // 1024} KB.", None)
+            raise MatRefused("file_too_large", gettext("A .mat file is at most %(kb)s KB.")
+                             % {"kb": MAX_UPLOAD_BYTES // 1024}, None)
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
             text = text.decode("latin-1")
     if not text.strip():
-        raise MatRefused("empty_file", "The file is empty.", None)
+        raise MatRefused("empty_file", gettext("The file is empty."), None)
     try:
         imported = import_mat(text, max_bytes=MAX_UPLOAD_BYTES)
     except MatImportError as exc:
         raise MatRefused(exc.code, exc.message, exc.line) from None
     if not imported.games:
-        raise MatRefused("no_games", "The file holds no game.", None)
+        raise MatRefused("no_games", gettext("The file holds no game."), None)
     with transaction.atomic():
         lock_player(player)
         same = (Analysis.objects.filter(source=Analysis.UPLOAD, upload_sha256=digest, depth=depth)

@@ -152,9 +152,10 @@ def analysis_upload(request):
     upload = request.FILES.get("file")
     try:
         if upload is None:
-            raise service.MatRefused("no_file", "Choose a .mat file to upload.", None)
+            raise service.MatRefused("no_file", gettext("Choose a .mat file to upload."), None)
         if upload.size > service.MAX_UPLOAD_BYTES:
-            raise service.MatRefused("file_too_large", "A .mat file is at most 512 KB.", None)
+            raise service.MatRefused("file_too_large", gettext("A .mat file is at most %(kb)s KB.")
+                                     % {"kb": service.MAX_UPLOAD_BYTES // 1024}, None)
         analysis = service.analysis_upload(player=player_of(request.user), text=upload.read(),
                                            depth=request.POST.get("depth") or None,
                                            side=request.POST.get("side", ""))

@@ -17,12 +17,14 @@ ERRORS = {"ServiceError": 1, "BadRequest": 1, "Forbidden": 1, "NotFound": 1, "Co
           "ApiError": 2, "error_response": 2, "BadInput": 1,
           # the engine's refusals (pure: marked with gettext_noop, values in params=, worded when read)
           "EngineError": 1, "IllegalPlay": 1, "IllegalAction": 1, "InvalidPlay": 1, "InvalidPosition": 1,
-          "NotationError": 1, "IdError": 1, "TournamentError": 1}
+          "NotationError": 1, "IdError": 1, "TournamentError": 1,
+          # the analysis' and the match files' (pure too: gettext_noop, params=, worded when read)
+          "AnalysisError": 1, "MatImportError": 1, "NotExportable": 0, "MatRefused": 1}
 REFUSALS = {**ERRORS, "valid_id": 2, "_int": 2}  # and the functions that hand a message to one
 FLASHES = {"error", "success", "info", "warning"}  # messages.x(request, text); a socket's self.error(code, text)
 MARKERS = {"_", "gettext", "gettext_lazy", "gettext_noop", "ngettext", "ngettext_lazy", "pgettext", "pgettext_lazy",
            "npgettext"}
-NOT_SWEPT = {"bots", "analysis", "interchange", "migrations"}  # pure packages not swept yet
+NOT_SWEPT = {"bots", "migrations"}  # pure packages not swept yet
 _SENTENCE = re.compile(r"[^\W\d_]{2,}[ ,’'][^\W\d_]")
 
 
