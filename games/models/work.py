@@ -41,7 +41,10 @@ class Job(models.Model):
     key = models.CharField(max_length=100, db_index=True, help_text="What it works on, e.g. match:12.")
     status = models.CharField(max_length=10, choices=STATUSES, default=QUEUED, db_index=True)
     progress = models.FloatField(default=0.0)
-    message = models.CharField(max_length=200, blank=True)
+    message = models.CharField(max_length=200, blank=True,
+                               help_text="The progress line: marked English, its values in message_params.")
+    message_params = models.JSONField(default=dict, blank=True,
+                                      help_text="The values put into message when it is shown, in the reader's words.")
     error = models.TextField(blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     params = models.JSONField(default=dict, blank=True)

@@ -30,7 +30,9 @@ from games.errors import BadRequest, Conflict, Forbidden, Limited, NotFound
 from games.models import Analysis, GameEvent, Job, Match, Player
 from games.services.jobs import job_cancel, job_retry, job_start, jobs_check_quota, lock_player
 from games import conf, throttle
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
+
+from games.engine.errors import Message
 
 __all__ = ["DEPTHS", "KIND", "MatRefused", "analysis_after_match", "analysis_request", "analysis_upload",
            "analysis_retry", "analysis_cancel", "analysis_run", "analysis_events"]
@@ -254,11 +256,13 @@ def analysis_run(job: Job, report) -> str:
             last[0] = now
             report(min(0.99, fraction), message)
 
-    report(0.0, f"Analysing {len(games)} game(s) at {analysis.depth}-ply")
+    report(0.0, Message(gettext_noop("Games to analyse: %(games)s, at %(depth)s-ply"),
+                        {"games": len(games), "depth": analysis.depth}))
     result = analyse_match(games, ply=analysis.depth, progress=progress)
     stats = result["stats"]
     Analysis.objects.filter(Q(pk=analysis.pk) | Q(job_id=job.pk)).update(  # and every upload sharing the job
         result=result, finished_at=timezone.now(),
         white_pr=stats["white"]["overall"]["pr"], black_pr=stats["black"]["overall"]["pr"],
         white_decisions=stats["white"]["overall"]["decisions"], black_decisions=stats["black"]["overall"]["decisions"])
-    return f"Analysed {len(games)} game(s) at {analysis.depth}-ply in {result['seconds']:.1f} s"
+    return Message(gettext_noop("Games analysed: %(games)s, at %(depth)s-ply, in %(seconds)s s"),
+                   {"games": len(games), "depth": analysis.depth, "seconds": f"{result['seconds']:.1f}"})

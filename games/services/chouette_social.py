@@ -70,6 +70,7 @@ def chouette_suggest(*, chouette_id, player, steps) -> ChouetteChat:
     except (IllegalPlay, IllegalAction, TypeError, ValueError, KeyError) as exc:
         raise BadRequest(getattr(exc, "code", "bad_play"), getattr(exc, "message", gettext("That play is not legal."))) from None
     play = [s.to_dict() for s in play.steps]
+    # the stored record, in English; every reader's page words the line from ``play`` (chouette_state.mjs)
     text = "suggests " + " ".join(f"{s['from']}/{s['to']}" for s in play)
     with transaction.atomic():
         message = ChouetteChat.objects.create(chouette=c, room=ChouetteChat.TEAM, game=row, author=player,

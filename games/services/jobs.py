@@ -27,7 +27,7 @@ from django.utils import timezone
 from games import conf
 from games.errors import Conflict, Limited
 from games.models import Job, Player
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +37,15 @@ STALE_AFTER = timedelta(seconds=30)  # no heartbeat for this long: the worker is
 #: Queue priorities (higher first): a player's own request, then automatic work.
 PRIORITY_OWN = 50
 PRIORITY_AUTO = 10
+
+#: A job's progress lines, marked English worded when shown (``games.selectors.jobs.job_line``).
+WAITING = gettext_noop("Waiting for a worker")
+STARTED = gettext_noop("Started")
+DONE = gettext_noop("Done")
+FAILED = gettext_noop("Failed")
+CANCELLED = gettext_noop("Cancelled")
+STOPPED = gettext_noop("Stopped: over the time limit")
+RESTARTING = gettext_noop("Restarting after a worker stopped")
 
 _enqueue = None
 
@@ -97,7 +106,7 @@ def job_start(*, kind: str, key: str, params: dict | None = None, by=None) -> Jo
             if by is not None and running.status == Job.QUEUED:
                 _queue_on_commit(running.pk, PRIORITY_OWN)  # the first of the two entries to run takes it
             return running
-        job = Job.objects.create(kind=kind, key=key, params=params or {}, created_by=by, message="Waiting for a worker")
+        job = Job.objects.create(kind=kind, key=key, params=params or {}, created_by=by, message=WAITING)
         _queue_on_commit(job.pk, _priority(job))
         return job
 
@@ -109,12 +118,12 @@ def job_retry(*, job_id: int, by=None) -> Job:
         if job.status not in Job.RETRYABLE:
             raise Conflict("job_not_failed", gettext("Only a failed, cancelled or timed-out job can be queued again."))
         job.status, job.progress, job.error, job.attempts = Job.QUEUED, 0.0, "", 0
-        job.message = "Waiting for a worker"
+        job.message, job.message_params = WAITING, {}
         if by is not None:
             job.created_by = by
         job.started_at = job.finished_at = None
-        job.save(update_fields=["status", "progress", "error", "attempts", "message", "created_by", "started_at",
-                                "finished_at"])
+        job.save(update_fields=["status", "progress", "error", "attempts", "message", "message_params", "created_by",
+                                "started_at", "finished_at"])
         _queue_on_commit(job.pk, _priority(job))
         return job
 
@@ -126,8 +135,8 @@ def job_cancel(*, job_id: int) -> Job:
         job = Job.objects.select_for_update().get(pk=job_id)
         if job.status not in Job.ACTIVE:
             raise Conflict("job_not_active", gettext("Only a queued or running job can be cancelled."))
-        job.status, job.message, job.finished_at = Job.CANCELLED, "Cancelled", timezone.now()
-        job.save(update_fields=["status", "message", "finished_at"])
+        job.status, job.message, job.message_params, job.finished_at = Job.CANCELLED, CANCELLED, {}, timezone.now()
+        job.save(update_fields=["status", "message", "message_params", "finished_at"])
         return job
 
 
@@ -152,16 +161,26 @@ def job_begin(job_id: int) -> Job | None:
             return None
         now = timezone.now()
         job.status, job.attempts, job.started_at, job.heartbeat_at = Job.RUNNING, job.attempts + 1, now, now
-        job.message = "Started"
-        job.save(update_fields=["status", "attempts", "started_at", "heartbeat_at", "message"])
+        job.message, job.message_params = STARTED, {}
+        job.save(update_fields=["status", "attempts", "started_at", "heartbeat_at", "message", "message_params"])
         return job
+
+
+def _line(message) -> dict:
+    """The fields of a progress line: a marked English text (a :class:`games.engine.errors.Message`
+    keeps its values apart), worded when shown (``games.selectors.jobs.job_line``)."""
+    template = getattr(message, "template", None)
+    if template is None:
+        return {"message": str(message)[:200], "message_params": {}}
+    params = {k: v if isinstance(v, (int, float)) else str(v) for k, v in message.params.items()}
+    return {"message": template[:200], "message_params": params}
 
 
 def job_progress(job_id: int, fraction: float, message: str = "") -> bool:
     """Report progress (0..1) and refresh the heartbeat. False when the job is not running
-    any more (it was cancelled)."""
+    any more (it was cancelled). ``message``: a marked line, a ``Message`` when it has values."""
     return bool(Job.objects.filter(pk=job_id, status=Job.RUNNING).update(
-        progress=max(0.0, min(1.0, float(fraction))), message=message[:200], heartbeat_at=timezone.now()))
+        progress=max(0.0, min(1.0, float(fraction))), heartbeat_at=timezone.now(), **_line(message)))
 
 
 class _Reporter:
@@ -189,14 +208,15 @@ def reporter(job: Job, limit: float | None = None) -> _Reporter:
     return _Reporter(job, time_limit() if limit is None else limit)
 
 
-def job_done(job_id: int, message: str = "Done") -> None:
-    Job.objects.filter(pk=job_id, status=Job.RUNNING).update(status=Job.DONE, progress=1.0, message=message[:200],
-                                                             finished_at=timezone.now())
+def job_done(job_id: int, message: str = "") -> None:
+    Job.objects.filter(pk=job_id, status=Job.RUNNING).update(status=Job.DONE, progress=1.0, finished_at=timezone.now(),
+                                                             **_line(message or DONE))
 
 
 def job_failed(job_id: int, error: str) -> None:
     Job.objects.filter(pk=job_id, status=Job.RUNNING).update(status=Job.FAILED, error=error[:2000],
-                                                             message="Failed", finished_at=timezone.now())
+                                                             message=FAILED, message_params={},
+                                                             finished_at=timezone.now())
 
 
 def job_stopped(job_id: int, status: str) -> None:
@@ -204,7 +224,7 @@ def job_stopped(job_id: int, status: str) -> None:
     if status == Job.TIMED_OUT:
         limit = time_limit()
         Job.objects.filter(pk=job_id, status=Job.RUNNING).update(
-            status=Job.TIMED_OUT, finished_at=timezone.now(), message="Stopped: over the time limit",
+            status=Job.TIMED_OUT, finished_at=timezone.now(), message=STOPPED, message_params={},
             error=f"The job ran for more than its time limit of {limit:.0f} s and was stopped.")
 
 
@@ -224,11 +244,11 @@ def jobs_heal(*, now=None, requeue_waiting: bool = True) -> int:
             if job.attempts >= MAX_ATTEMPTS:
                 job.status, job.finished_at = Job.FAILED, at
                 job.error = f"The worker stopped {job.attempts} times while running this job."
-                job.message = "Failed"
-                job.save(update_fields=["status", "finished_at", "error", "message"])
+                job.message, job.message_params = FAILED, {}
+                job.save(update_fields=["status", "finished_at", "error", "message", "message_params"])
             else:
-                job.status, job.message = Job.QUEUED, "Restarting after a worker stopped"
-                job.save(update_fields=["status", "message"])
+                job.status, job.message, job.message_params = Job.QUEUED, RESTARTING, {}
+                job.save(update_fields=["status", "message", "message_params"])
                 _queue_on_commit(job.pk, _priority(job))
             healed += 1
     if not requeue_waiting:

@@ -6,7 +6,7 @@ import { patchBoard, renderBoard } from './board.mjs';
 import { boardInput } from './board_input.mjs';
 import {
   boardCube, boardState, canMove, canSuggest, cubeNote, cubeRows, decisionButtons, lineRows, nameOf, offersFor, playText,
-  roleOf, roleWord, roomWord, secondsLeft, settleableCubes, statusText, waitingFor, waitReason,
+  roleOf, roleWord, roomWord, secondsLeft, settleableCubes, statusText, suggestionParts, waitingFor, waitReason,
 } from './chouette_state.mjs';
 import { $, esc, skipToBoard, toaster } from './lib/dom.mjs';
 import { gettext as _, interpolate } from './lib/i18n.mjs';
@@ -189,13 +189,20 @@ function renderRooms(role) {
   }
 }
 
+// A chat line's words: a suggested play is worded here, in the reader's language, its notation in a <bdi>.
+function lineHtml(m) {
+  if (!m.play) return esc(m.text);
+  const [before, play, after] = suggestionParts(m.play);
+  return `${esc(before)}<bdi class="notation">${esc(play)}</bdi>${esc(after)}`;
+}
+
 function renderChat() {
-  $('chat-log').innerHTML = S.chat.slice(-80).map(m => `<li class="${m.room}"><b>${esc(m.name)}</b> <small>${esc(roomWord(m.room))}</small>: ${esc(m.text)}</li>`).join('');
+  $('chat-log').innerHTML = S.chat.slice(-80).map(m => `<li class="${m.room}"><b>${esc(m.name)}</b> <small>${esc(roomWord(m.room))}</small>: ${lineHtml(m)}</li>`).join('');
   $('chat-log').scrollTop = 1e9;
   const g = S.st && S.st.game;
   const sugg = S.chat.filter(m => m.play && g && m.game === g.id);
   $('suggestions-box').hidden = !sugg.length;
-  $('suggestions').innerHTML = sugg.map(m => `<li data-play='${esc(JSON.stringify(m.play))}'>${esc(m.name)}: ${esc(playText(m.play))}</li>`).join('');
+  $('suggestions').innerHTML = sugg.map(m => `<li data-play='${esc(JSON.stringify(m.play))}'>${esc(m.name)}: <bdi class="notation">${esc(playText(m.play))}</bdi></li>`).join('');
 }
 
 function showEnd() {

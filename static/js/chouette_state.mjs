@@ -128,6 +128,16 @@ export function playText(steps) {
   return steps.length ? steps.map(s => `${s.from}/${s.to}`).join(' ') : _('(no move)');
 }
 
+/**
+ * A suggested play's chat line in the reader's language, in three parts: the words before the
+ * play, the play ("13/7 8/7", to show left to right), the words after. The server keeps the
+ * line's text as an English record; every reader words it from ``play``.
+ */
+export function suggestionParts(play) {
+  const [before, after = ''] = _('suggests %(play)s').split('%(play)s');
+  return [before, playText(play), after];
+}
+
 /** Whether ``you`` plays the dice now, and whether you may suggest a play to the team. */
 export function canMove(st, you) {
   const g = st.game;

@@ -3,7 +3,10 @@ re-analysis at another depth, failures with their reason and retries, visibility
 
 import pytest
 
+from django.utils import translation
+
 from games.selectors import analysis as analysis_reads
+from games.selectors.jobs import job_line
 from games import services
 from games.errors import ServiceError
 from games.models import Analysis, Job
@@ -18,7 +21,12 @@ def test_a_finished_match_is_analysed_automatically_with_progress(finished):
     analysis = Analysis.objects.get(match_id=finished.match_id)
     assert analysis.depth == 0 and analysis.owner is None
     assert analysis.job.kind == "analysis" and analysis.job.status == Job.DONE
-    assert analysis.job.progress == 1.0 and "Analysed 1 game" in analysis.job.message
+    assert analysis.job.progress == 1.0
+    # the line is kept as marked English with its values apart, and worded when shown
+    assert analysis.job.message == "Games analysed: %(games)s, at %(depth)s-ply, in %(seconds)s s"
+    assert analysis.job.message_params["games"] == 1 and analysis.job.message_params["depth"] == 0
+    with translation.override("en"):
+        assert job_line(analysis.job).startswith("Games analysed: 1, at 0-ply, in ")
     result = analysis.result
     assert result["format"] == "analysis/1" and result["engine"]["ply"] == 0
     assert len(result["games"]) == 1

@@ -104,3 +104,18 @@ test('the cube on the board: the viewer\'s own, else the captain\'s; turned when
   assert.notEqual(boardCube(out, 1).member, 2, 'a dropped cube leaves the board to one in play');
   assert.equal(boardCube({ game: null }, 1), null);
 });
+
+test("a suggested play's chat line is worded in the reader's language, the play kept apart", async () => {
+  const { suggestionParts } = await import('../../static/js/chouette_state.mjs');
+  const play = [{ from: 13, to: 7 }, { from: 8, to: 7 }];
+  delete globalThis.django;
+  assert.deepEqual(suggestionParts(play), ['suggests ', '13/7 8/7', '']);
+  globalThis.django = { gettext: (s) => ({ 'suggests %(play)s': 'يقترح %(play)s', 'x': 'y' }[s] || s) };
+  try {
+    assert.deepEqual(suggestionParts(play), ['يقترح ', '13/7 8/7', '']);
+    globalThis.django.gettext = (s) => (s === 'suggests %(play)s' ? '%(play)s öneriyor' : s);
+    assert.deepEqual(suggestionParts(play), ['', '13/7 8/7', ' öneriyor']);
+  } finally {
+    delete globalThis.django;
+  }
+});

@@ -1,0 +1,94 @@
+"""Text worded in the reader's language when it is read, not when it was made: the analysis
+core's and the match files' refusals (pure packages: ``gettext_noop`` and ``params``, as the
+engine's), and a long job's progress line (stored as marked English with its values apart,
+worded by ``games.selectors.jobs.job_line`` for whoever looks)."""
+
+import pytest
+from django.utils import translation
+
+from games.engine import errors as engine_errors
+from games.engine.errors import Message, gettext_noop
+from games.interchange.mat_read import MatImportError, import_mat
+
+BAD_PLAY = """ 3 point match
+
+ Game 1
+ bob : 0                        alice : 0
+  1)                             31: 13/7
+"""
+TWO_WHITES = """ 3 point match
+
+ Game 1
+ bob : 0                        alice : 0
+  1)                             31: 8/5 6/5
+  2)  Doubles => 2
+  3)  Takes
+"""
+
+
+def _refusal(text) -> MatImportError:
+    with pytest.raises(MatImportError) as exc:
+        import_mat(text)
+    return exc.value
+
+
+def test_a_mat_files_refusal_is_worded_in_the_language_active_when_it_is_read():
+    exc = _refusal(BAD_PLAY)  # the engine's reason, inside the file's own sentence
+    assert exc.code == "illegal_move" and exc.line == 5
+    with translation.override("en"):
+        english = exc.message
+    with translation.override("de"):
+        german = exc.message
+    assert english.startswith("31: 13/7: ") and german.startswith("31: 13/7: ") and german != english
+
+
+def test_every_refusal_of_the_pure_packages_goes_through_the_translation(monkeypatch):
+    """Their own texts (not in the catalogues yet): the marked template is what is translated,
+    and a value that is a word (the side to act) is translated with it."""
+    monkeypatch.setattr(engine_errors, "translate", lambda text: f"<{text}>")
+    exc = _refusal(TWO_WHITES)
+    assert exc.code == "illegal_action" and exc.message == "<<White> is the one to act here.>"
+    assert str(exc) == "line 7: White is the one to act here."  # the log's line stays English
+    from games.analysis import AnalysisError
+    from games.interchange.mat_write import NotExportable
+
+    error = AnalysisError("bad_ply", gettext_noop("Analysis depth must be one of %(depths)s."), params={"depths": "0, 1"})
+    assert error.message == "<Analysis depth must be one of 0, 1.>" and error.as_dict()["message"] == error.message
+    assert str(NotExportable(gettext_noop("Game %(game)s was decided by the last-roll rule."), params={"game": 2})) \
+        == "<Game %(game)s was decided by the last-roll rule.>".replace("%(game)s", "2")
+
+
+def test_a_translation_that_lost_a_placeholder_falls_back_to_the_english(monkeypatch):
+    monkeypatch.setattr(engine_errors, "translate", lambda text: "Broken %(nope)s")
+    assert Message(gettext_noop("decision %(decision)s of %(decisions)s"), {"decision": 1, "decisions": 9}).worded \
+        == "decision 1 of 9"
+
+
+@pytest.mark.django_db
+def test_a_jobs_progress_line_is_stored_marked_and_worded_for_each_reader():
+    from games.models import Job
+    from games.selectors.jobs import job_dict, job_line
+    from games.services import jobs
+
+    job = jobs.job_start(kind="analysis", key="words:1")
+    assert jobs.job_begin(job.pk) is not None
+    # a line with a value that is a word: stored as the template and its values
+    assert jobs.job_progress(job.pk, 0.5, Message(gettext_noop("%(side)s to play"), {"side": "White"}))
+    job = Job.objects.get(pk=job.pk)
+    assert (job.message, job.message_params) == ("%(side)s to play", {"side": "White"})
+    with translation.override("en"):
+        assert job_dict(job)["message"] == "White to play"
+    # worded when shown: a line from the catalogue reads in the reader's language
+    Job.objects.filter(pk=job.pk).update(message="White", message_params={})
+    job.refresh_from_db()
+    with translation.override("de"):
+        assert job_line(job) == "Weiß"
+    with translation.override("ar"):
+        assert job_line(job) == "الأبيض"
+    # a plain line (an older row, or a job kind without values) is shown as it is
+    jobs.job_progress(job.pk, 0.6, "step two")
+    job.refresh_from_db()
+    assert (job.message, job.message_params, job_line(job)) == ("step two", {}, "step two")
+    jobs.job_done(job.pk)
+    job.refresh_from_db()
+    assert job.message == jobs.DONE == "Done"
