@@ -8,9 +8,9 @@ import {
   signed, statRows, verdict, winSeries,
 } from './analysis_core.mjs';
 import { $, esc } from './lib/dom.mjs';
-import { gettext as _, interpolate } from './lib/i18n.mjs';
+import { gettext as _, interpolate, ltrNumbers } from './lib/i18n.mjs';
 
-const say = (format, values) => interpolate(format, values, true);
+const say = (format, values) => ltrNumbers(interpolate(format, values, true));
 const root = $('analysis');
 let data = null, steps = [], series = [], i = 0, alt = null, after = false, graphGame = -1;
 const filter = { errorsOnly: false, mine: null };

@@ -2,9 +2,9 @@
 // win-chance series of the graph and the "only my errors" filter. Tested with node --test.
 import { applySteps } from './state.mjs';
 import { placeXY } from './board.mjs';
-import { gettext as _, interpolate, ngettext, pgettext } from './lib/i18n.mjs';
+import { gettext as _, interpolate, ltrNumbers, ltrText, ngettext, pgettext } from './lib/i18n.mjs';
 
-const say = (format, values) => interpolate(format, values, true);
+const say = (format, values) => ltrNumbers(interpolate(format, values, true));
 /** The error marks (GNU Backgammon's), as words. */
 export function markWord(mark) {
   return { doubtful: _('Doubtful'), bad: _('Bad'), very_bad: _('Very bad') }[mark] || mark || '';
@@ -13,7 +13,7 @@ const markLower = mark => ({ doubtful: _('doubtful'), bad: _('bad'), very_bad: _
 /** "white" -> "White", in the page's language. */
 export const colourWord = c => (c === 'white' ? _('White') : c === 'black' ? _('Black') : '');
 const other = c => (c === 'white' ? 'black' : 'white');
-const fmt = (x, d = 3) => (x === null || x === undefined ? '—' : (x >= 0 ? '+' : '') + Number(x).toFixed(d));
+const fmt = (x, d = 3) => (x === null || x === undefined ? '—' : ltrNumbers((x >= 0 ? '+' : '') + Number(x).toFixed(d)));
 
 /** Every decision of the match, in order: {game, index, d} (index: position in the match). */
 export function buildSteps(result) {
@@ -99,11 +99,11 @@ export function verdict(s) {
   if (d.kind === 'move') {
     const dice = d.dice ? d.dice.join('') : '';
     if (!d.play) return say(dice ? _('%(who)s %(dice)s: no play (the game ended)') : _('%(who)s no play (the game ended)'), { who, dice });
-    if (d.play.forced) return say(_('%(who)s %(dice)s: %(play)s · forced'), { who, dice, play: d.play.notation || _('cannot move') });
+    if (d.play.forced) return say(_('%(who)s %(dice)s: %(play)s · forced'), { who, dice, play: ltrText(d.play.notation) || _('cannot move') });
     const made = alternatives(d).find(a => a.played);
     const r = made ? made.rank : d.play.rank;
     const rank = r === 1 ? _('best play') : say(_('rank %(rank)s of %(count)s'), { rank: r, count: d.play.candidates });
-    return say(_('%(who)s %(dice)s: %(play)s · %(rank)s · %(verdict)s'), { who, dice, play: d.play.notation, rank, verdict: badge });
+    return say(_('%(who)s %(dice)s: %(play)s · %(rank)s · %(verdict)s'), { who, dice, play: ltrText(d.play.notation), rank, verdict: badge });
   }
   const cube = d.cube || {};
   const right = d.kind === 'double' ? cubeWords(cube.best) : cubeWords(cube.takeRight);
@@ -141,7 +141,7 @@ export function alternatives(d) {
     const rank = inOrder ? a.rank : k + 1;
     const shallow = (a.ply || 0) < deepest;
     return { ...a, rank, shallow, text: `${rank}. ${a.notation}`, eq: fmt(a.equity),
-      plyText: shallow ? plyWord(a.ply || 0) : '', lossText: a.loss ? `−${a.loss.toFixed(3)}` : '',
+      plyText: shallow ? plyWord(a.ply || 0) : '', lossText: a.loss ? ltrNumbers(`−${a.loss.toFixed(3)}`) : '',
       win: a.probs ? a.probs.win : null };
   });
 }
@@ -218,7 +218,7 @@ export function biggestErrors(steps, player = null, n = 5) {
     .map(({ s, loss }) => {
       const d = s.d, mark = markOf(d);
       const what = d.kind === 'move'
-        ? `${d.dice ? d.dice.join('') + ': ' : ''}${d.play && d.play.loss ? d.play.notation : _('no double')}`
+        ? `${d.dice ? d.dice.join('') + ': ' : ''}${d.play && d.play.loss ? ltrText(d.play.notation) : _('no double')}`
         : { double: _('double'), take: _('take'), drop: _('pass'), beaver: _('beaver') }[d.kind] || d.kind;
       return { index: s.index, game: s.game, loss, mark, player: d.player,
         text: say(_('Game %(game)s, decision %(decision)s: %(who)s %(what)s · %(mark)s (−%(loss)s)'),

@@ -137,8 +137,9 @@ export function renderPanel(G) {
   let turnNo = 0;   // only turns are numbered: the opening roll and notes are not
   const who = x => `<span class="chip ${x.color}" aria-hidden="true"></span><span class="sr-only">${esc(interpolate(_('%(name)s (%(color)s): '), { name: name(x.color), color: colorWord(x.color) }, true))}</span>`;
   const items = state.moveList.map(x => (x.color && !x.result ? `<li class="${x.color}" value="${++turnNo}">${who(x)}`
-    : x.color ? `<li class="info">${who(x)}` : '<li class="info">') + `${x.dice ? `<span class="dice-text">${x.dice.join('')}</span> ` : ''}${esc(x.text)}</li>`);
-  if (state.partial.length) items.push(`<li class="pending">${esc(S.formatSteps(S.flatPartial(state), state.you))}…</li>`);
+    : x.color ? `<li class="info">${who(x)}` : '<li class="info">') + `${x.dice ? `<span class="dice-text">${x.dice.join('')}</span> ` : ''}`
+    + (x.notation ? `<bdi class="notation">${esc(x.text)}</bdi>` : esc(x.text)) + '</li>');  // a play reads left to right in any page
+  if (state.partial.length) items.push(`<li class="pending"><bdi class="notation">${esc(S.formatSteps(S.flatPartial(state), state.you))}…</bdi></li>`);
   const html = items.join('');
   if (ol.dataset.html !== html) { ol.innerHTML = html; ol.dataset.html = html; ol.scrollTop = ol.scrollHeight; }
   if (!state.flagsStale) $('position-id').value = state.positionId || '';

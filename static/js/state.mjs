@@ -265,7 +265,8 @@ const APPLY = {
     Object.assign(s, { board: pos.board, whiteBar: pos.whiteBar, blackBar: pos.blackBar,
       whiteOff: pos.whiteOff, blackOff: pos.blackOff });
     s.lastTurn = { color: d.color, moves: d.moves };
-    s.moveList.push({ color: d.color, dice: d.dice, text: d.notation || (d.moves.length ? formatSteps(d.moves, d.color) : _('cannot move')) });
+    const notation = d.notation || (d.moves.length ? formatSteps(d.moves, d.color) : '');
+    s.moveList.push({ color: d.color, dice: d.dice, text: notation || _('cannot move'), notation: !!notation });
     s.turn = OTHER[d.color]; s.dice = null;
     setPhase(s, 'turn', s.turn);
     s.flagsStale = true;   // may the next side double? the server's snapshot says

@@ -23,3 +23,18 @@ test('with the catalog its translations are used', () => {
     delete globalThis.django;
   }
 });
+
+test('a signed number keeps its sign in front in a right-to-left page only', async () => {
+  const { ltrNumbers } = await import('../../static/js/lib/i18n.mjs');
+  const text = 'الحظ: −0.130 · +0.241 EMG (−0.064), 24/23 13/8, 0-0, x-1';
+  assert.equal(ltrNumbers(text), text);  // no page: as it is
+  globalThis.document = { documentElement: { dir: 'rtl', lang: 'ar' } };
+  try {
+    assert.equal(ltrNumbers(text),
+      'الحظ: \u2066−0.130\u2069 · \u2066+0.241\u2069 EMG (\u2066−0.064\u2069), 24/23 13/8, 0-0, x-1');
+    globalThis.document.documentElement.dir = 'ltr';
+    assert.equal(ltrNumbers(text), text);
+  } finally {
+    delete globalThis.document;
+  }
+});

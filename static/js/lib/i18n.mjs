@@ -33,6 +33,20 @@ export function locale() {
   return globalThis.document?.documentElement?.lang || "en";
 }
 
+// A signed number (+0.139, −0.130) keeps its sign in front in a right-to-left page, where the
+// bidi algorithm would draw "0.130−": there it goes in a left-to-right isolate; elsewhere the text
+// is left as it is.
+const SIGNED = /(?<![\p{L}\p{N}\u2066])[−+-]\d+(?:[.,]\d+)*/gu;
+export function ltrNumbers(text) {
+  return globalThis.document?.documentElement?.dir === 'rtl' ? String(text).replace(SIGNED, '\u2066$&\u2069') : text;
+}
+
+// Move notation inside a sentence ("24/18 13/10") in a left-to-right isolate in a right-to-left
+// page (the text's <bdi class="notation">, for text that is not HTML).
+export function ltrText(text) {
+  return text && globalThis.document?.documentElement?.dir === 'rtl' ? `\u2066${text}\u2069` : text;
+}
+
 export function formatNumber(value, options = {}) {
   return new Intl.NumberFormat(locale(), options).format(value);
 }
