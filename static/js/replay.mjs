@@ -1,7 +1,7 @@
 // The replay viewer: steps through a finished game's events (GET /games/<id>/replay.json).
 import { patchBoard, renderBoard } from './board.mjs';
 import { esc } from './lib/dom.mjs';
-import { gettext as _, interpolate } from './lib/i18n.mjs';
+import { gettext as _, interpolate, ltrText } from './lib/i18n.mjs';
 import { planEvent, speedFactor } from './motion.mjs';
 import { motionPlayer } from './motion_player.mjs';
 import { colorName, kindWord, resultPlaque } from './texts.mjs';
@@ -16,8 +16,8 @@ function label(step) {
     case 'game_start': return _('Start');
     case 'opening_roll': return interpolate(_('Opening roll: White %(white)s, Black %(black)s'), { white: d.white, black: d.black }, true);
     case 'roll': return say(_('%(who)s rolls %(dice)s'), { dice: d.dice.join('-') });
-    case 'move': return d.dice ? say(_('%(who)s %(dice)s: %(play)s'), { dice: d.dice.join(''), play: d.notation || _('cannot move') })
-      : say(_('%(who)s %(play)s'), { play: d.notation || _('cannot move') });
+    case 'move': return d.dice ? say(_('%(who)s %(dice)s: %(play)s'), { dice: d.dice.join(''), play: ltrText(d.notation) || _('cannot move') })
+      : say(_('%(who)s %(play)s'), { play: ltrText(d.notation) || _('cannot move') });
     case 'double': return say(_('%(who)s doubles to %(value)s'), { value: d.cubeValue });
     case 'take': return say(_('%(who)s takes'));
     case 'drop': return say(_('%(who)s passes'));
