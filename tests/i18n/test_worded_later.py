@@ -92,3 +92,29 @@ def test_a_jobs_progress_line_is_stored_marked_and_worded_for_each_reader():
     jobs.job_done(job.pk)
     job.refresh_from_db()
     assert job.message == jobs.DONE == "Done"
+
+
+@pytest.mark.django_db
+def test_the_upload_page_shows_a_files_refusal_in_the_readers_language():
+    """The .mat upload's refusal on the page: the reason in the visitor's language (German here:
+    the engine's part of it is in the catalogues), the code and the line unchanged."""
+    import html
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from games import services
+    from tests.analysis_site.conftest import login
+
+    client = login(services.player_register(username="uwe", password=None))
+    pages = {}
+    for code in ("en", "de"):
+        response = client.post("/analysis/upload/", {"file": SimpleUploadedFile("m.mat", BAD_PLAY.encode())},
+                               HTTP_ACCEPT_LANGUAGE=code)
+        assert response.status_code == 422
+        pages[code] = html.unescape(response.content.decode())
+    with translation.override("de"):
+        german = _refusal(BAD_PLAY).message
+    with translation.override("en"):
+        english = _refusal(BAD_PLAY).message
+    assert german in pages["de"] and english not in pages["de"] and english in pages["en"]
+    assert 'data-code="illegal_move"' in pages["de"] and 'data-line="5"' in pages["de"]
