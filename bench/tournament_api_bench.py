@@ -95,8 +95,10 @@ class Record:
 class Agent:
     """One bot-API agent, as docs/BOT_API.md describes it, on one web process."""
 
-    def __init__(self, base: str, name: str, record: Record, seed: int, resign_after: int = 0):
+    def __init__(self, base: str, name: str, record: Record, seed: int, resign_after: int = 0,
+                 detail_every: int = DETAIL_EVERY):
         self.base, self.name, self.record = base, name, record
+        self.detail_every = detail_every
         self.resign_after = resign_after  # 0: play every game out; N: resign after N checker plays
         self.rng = random.Random(seed)
         self.key = None
@@ -148,7 +150,7 @@ class Agent:
                 idle = 0
                 self.play(playing[0], give_up)
                 continue
-            if idle % DETAIL_EVERY == 0:
+            if idle % self.detail_every == 0:
                 _, detail = self.call("GET", f"/api/tournaments/{tournament}", what="tournament")
                 if detail.get("status") in ("finished", "cancelled"):
                     return
@@ -245,14 +247,14 @@ def check_standings(detail: dict, rounds: int, agents: int) -> list:
 
 
 def run(*, agents: int, rounds: int, length: int, tmp: Path, redis_url: str, timeout: float,
-        seed: int = 1, resign_after: int = 0) -> dict:
+        seed: int = 1, resign_after: int = 0, detail_every: int = DETAIL_EVERY) -> dict:
     """The whole event; returns the figures and what went wrong (``problems``)."""
     record = Record()
     with Site(tmp, webs=2, workers=0, postgres=True, redis_url=redis_url) as site:
         created = time.monotonic()
         tournament = int(site.manage("tournament", "create", "--name", f"API Swiss {agents}", "--format", "swiss",
                                      "--length", str(length), "--rounds", str(rounds)).strip())
-        field_ = [Agent(site.url(i % 2), f"swiss-{seed}-{i:03d}", record, seed * 1000 + i, resign_after)
+        field_ = [Agent(site.url(i % 2), f"swiss-{seed}-{i:03d}", record, seed * 1000 + i, resign_after, detail_every)
                   for i in range(agents)]
         for agent in field_:  # one after the other: the entry order is the draw's tie-break
             agent.register()

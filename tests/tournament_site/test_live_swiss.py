@@ -16,7 +16,7 @@ def test_agents_play_a_swiss_through_the_api_on_two_web_processes(tmp_path, caps
     require_postgres()
     redis_url = require_redis()
     result = bench.run(agents=8, rounds=3, length=1, tmp=tmp_path / "site", redis_url=redis_url, timeout=240,
-                       resign_after=4)
+                       resign_after=4, detail_every=2)  # a short event: see its end within 2 s
     with capsys.disabled():
         print()
         problems = bench.report(result)
@@ -27,7 +27,7 @@ def test_agents_play_a_swiss_through_the_api_on_two_web_processes(tmp_path, caps
     assert result["record"].actions.get("move", 0) >= 12 * 4  # every match played some checker plays
     assert result["record"].actions.get("resign", 0) >= 12  # each match ended by a resignation
     served = result["record"].served  # the agents alternate between the two web processes
-    assert len(served) == 2 and min(served.values()) > 100, served
+    assert len(served) == 2 and min(served.values()) > 50, served
 
 
 def test_the_check_finds_a_repeat_pairing_and_a_missing_round():
