@@ -9,17 +9,14 @@ from django.utils.translation import gettext
 
 from games import services
 from games.api import auth
-from games.api.errors import ApiError
+from games.api.errors import found_or_404
 from games.api.views import api, read_json
 from games.models import Club
 from games.selectors import clubs as view
 
 
 def _club(club_id) -> Club:
-    found = Club.objects.filter(pk=club_id).first()
-    if found is None:
-        raise ApiError(404, "club_not_found", gettext("No such club."))
-    return found
+    return found_or_404(Club, club_id, "club_not_found", gettext("No such club."))
 
 
 @api("GET")

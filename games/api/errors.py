@@ -22,6 +22,14 @@ class ApiError(Exception):
         self.status, self.code, self.message, self.headers = status, code, message, headers or {}
 
 
+def found_or_404(model, pk, code: str, message: str):
+    """The ``model`` row ``pk``, or the 404 refusal ``code`` (every endpoint's get-or-404)."""
+    found = model.objects.filter(pk=pk).first()
+    if found is None:
+        raise ApiError(404, code, message)
+    return found
+
+
 def error_response(status: int, code: str, message: str, headers: dict | None = None) -> JsonResponse:
     response = JsonResponse({"error": {"code": code, "message": message}}, status=status)
     for name, value in (headers or {}).items():

@@ -8,7 +8,7 @@ from django.http import JsonResponse
 
 from games import services
 from games.api import auth
-from games.api.errors import ApiError
+from games.api.errors import ApiError, found_or_404
 from games.api.views import api, read_json
 from games.models import Club, Tournament
 from games.selectors import tournaments as view
@@ -16,10 +16,7 @@ from django.utils.translation import gettext
 
 
 def _tournament(tournament_id) -> Tournament:
-    found = Tournament.objects.filter(pk=tournament_id).first()
-    if found is None:
-        raise ApiError(404, "tournament_not_found", gettext("No such tournament."))
-    return found
+    return found_or_404(Tournament, tournament_id, "tournament_not_found", gettext("No such tournament."))
 
 
 @api("GET")

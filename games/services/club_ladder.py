@@ -3,7 +3,7 @@ challenge is a match (``services.matches``: created by the challenger, joined by
 defender at once) to the club's ``match_length``; when it ends (the match-end hook of
 ``services.lifecycle``, as tournaments learn their results) a challenger who won swaps
 places with the defender. A challenge not played by its deadline is forfeited by a player
-who never came (``tournament_play.came``); both absent voids it. Rules: docs/CLUBS.md.
+who never came (``lifecycle.forfeit_no_show``); both absent voids it. Rules: docs/CLUBS.md.
 
 Lock order as ``services.clubs``: match rows, then player rows, then the club row.
 """
@@ -20,10 +20,9 @@ from games.errors import Conflict, Forbidden
 from games.models import Challenge, Club, Match, Membership, Player
 from games.selectors.clubs import ladder_reach_ok
 from games.services.clubs import check_member, either, lock_club
-from games.services.lifecycle import MatchRecord, abort_game, current_game, forfeit_match, lock_match, valid_id
+from games.services.lifecycle import BOTH_ABSENT, forfeit_no_show, lock_match, valid_id
 from games.services.matches import match_create, match_join
 from games.services.players import require_active
-from games.services.tournament_play import NO_SHOW, came
 
 
 def check_challenge(club: Club, challenger: Player, defender_id) -> tuple[Membership, Membership]:
@@ -116,17 +115,8 @@ def challenge_expire(*, challenge_id: int, now=None) -> str | None:
         challenge.refresh_from_db()
         if challenge.status != Challenge.OPEN or match.status != Match.PLAYING or challenge.deadline > now:
             return None
-        absent = [color for color in ("white", "black") if not came(match, match.player_of(color).pk)]
-        if not absent:
-            return None
-        record = MatchRecord(match)
-        if len(absent) == 2:
-            abort_game(record, current_game(match), match, "neither player came before the challenge's deadline")
-        else:
-            forfeit_match(record, match, absent[0], NO_SHOW)
-        record.lobby_changed()
-        record.commit()
-        return "void" if len(absent) == 2 else NO_SHOW
+        done = forfeit_no_show(match, both_reason="neither player came before the challenge's deadline")
+        return "void" if done == BOTH_ABSENT else done
 
 
 def club_expire_challenges(*, now=None) -> int:

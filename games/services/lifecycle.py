@@ -38,7 +38,7 @@ from games.dice import commitment, new_server_seed
 from games.engine import MOVE, OPENING, TURN, GameState
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.events import BotTurn, Deadline, envelope, match_group
-from games.models import Game, GameEvent, Match, Player
+from games.models import ChatMessage, Connection, Game, GameEvent, Match, Player
 from games.selectors.players import bot_level
 from games.db.prepared import PreparedRead, insert_rows, insert_rows_and_update, update_fields
 from games.ratings import rating_changes
@@ -51,6 +51,8 @@ from games import conf
 from games.engine import other
 from django.utils.translation import gettext
 
+NO_SHOW = "no_show"  # a match's end reason: absent at its deadline (a tournament round's, a ladder challenge's)
+BOTH_ABSENT = "both_absent"  # what :func:`forfeit_no_show` did when neither player came
 MAX_OPENING_ROLLS = 100  # a tie re-rolls; 100 ties in a row means the dice source is broken
 GAME_FIELDS = ["state", "version", "dice_counter", "status", "winner_color", "points", "result_kind",
                "finished_at", "clock_color", "clock_started_at", "clock_deadline", "clock_warned"]
@@ -457,3 +459,30 @@ def abort_game(record: Record, game: Game, match: Match, reason: str) -> None:
     state = game.game_state().abort()
     record.add(game, "abort", {"reason": reason}, state=state)
     finish_game(record, game, match, state, end_match_as=(None, "aborted", Match.ABORTED))
+
+
+def came(match: Match, player_id: int) -> bool:
+    """Whether a player came to their match: acted in it, wrote in its chat or has it open now."""
+    return (GameEvent.objects.filter(game__match=match, actor_id=player_id).exists()
+            or ChatMessage.objects.filter(match=match, author_id=player_id).exists()
+            or Connection.objects.filter(match=match, player_id=player_id).exists())
+
+
+def forfeit_no_show(match: Match, *, both_reason: str, before_abort=None) -> str | None:
+    """At a match's deadline (the caller holds the match lock): a player who never came
+    forfeits it (:data:`NO_SHOW`); both absent aborts it (``both_reason``; ``before_abort()``
+    runs first, for what the match's end must already see); both came: it goes on (None).
+    Returns what was done: ``NO_SHOW``, :data:`BOTH_ABSENT` or None."""
+    absent = [color for color in ("white", "black") if not came(match, match.player_of(color).pk)]
+    if not absent:
+        return None
+    record = MatchRecord(match)
+    if len(absent) == 2:
+        if before_abort is not None:
+            before_abort()
+        abort_game(record, current_game(match), match, both_reason)
+    else:
+        forfeit_match(record, match, absent[0], NO_SHOW)
+    record.lobby_changed()
+    record.commit()
+    return BOTH_ABSENT if len(absent) == 2 else NO_SHOW

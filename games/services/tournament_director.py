@@ -17,13 +17,12 @@ from games import clock
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.models import DirectorAction, Match, Player, Tournament, TournamentMatch
 from games.selectors.tournaments import is_director
-from games.services.lifecycle import MatchRecord, abort_game, current_game, forfeit_match, lock_match, valid_id
+from games.services.lifecycle import MatchRecord, abort_game, came, current_game, forfeit_match, lock_match, valid_id
 from games.services.tournament_play import (
     AWARDED,
     advance,
     bump,
     check,
-    came,
     event_of,
     lock_tournament,
     record_result,
@@ -56,6 +55,12 @@ def clean_reason(reason) -> str:
 def _running(tournament: Tournament) -> None:
     if tournament.status != Tournament.RUNNING:
         raise Conflict("not_running", _("This tournament is not running."))
+
+
+def check_running(tournament: Tournament, by) -> None:
+    """A director's action on a running event (refused: ``not_a_director``, ``not_running``)."""
+    require_director(tournament, by)
+    _running(tournament)
 
 
 # -- pause and resume ---------------------------------------------------------------------------
@@ -135,8 +140,7 @@ def player_by_id(player_id) -> Player:
 
 
 def check_award(tournament: Tournament, event, by, key, winner_id) -> object:
-    require_director(tournament, by)
-    _running(tournament)
+    check_running(tournament, by)
     if not isinstance(key, str) or not key:
         raise BadRequest("bad_key", _("Name the match by its key (e.g. R1-2)."))
     pairing = check(event.pairing, key)
@@ -157,8 +161,7 @@ def tournament_award(*, tournament_id, key, winner_id, by: Player | None, reason
         tournament = lock_tournament(pk)
         event = event_of(tournament) if tournament.state else None
         if event is None:
-            require_director(tournament, by)
-            _running(tournament)
+            check_running(tournament, by)
         check_award(tournament, event, by, key, winner_id)
         log(tournament, DirectorAction.AWARD, by=by, player=Player.objects.get(pk=winner_id), key=key, reason=reason)
         if match is not None and match.status == Match.PLAYING:
@@ -178,8 +181,7 @@ def tournament_award(*, tournament_id, key, winner_id, by: Player | None, reason
 
 
 def check_repair(tournament: Tournament, event, by, links: list) -> None:
-    require_director(tournament, by)
-    _running(tournament)
+    check_running(tournament, by)
     if not hasattr(event, "unpair_round"):
         raise Conflict("cannot_repair", _("Only a Swiss round can be paired again."))
     check(event.unpair_round)
@@ -216,8 +218,7 @@ def tournament_repair(*, tournament_id, by: Player | None, reason=None, now=None
         links = list(TournamentMatch.objects.filter(tournament=tournament, key__in=keys, replaced=False)
                      .select_related("match"))
         if event is None:
-            require_director(tournament, by)
-            _running(tournament)
+            check_running(tournament, by)
         check_repair(tournament, event, by, links)
         log(tournament, DirectorAction.REPAIR, by=by, key=f"R{event.current_round}", reason=reason)
         for link in links:  # no longer this pairing's match: its end files nothing

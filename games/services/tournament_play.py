@@ -21,14 +21,12 @@ from django.db.models import Q
 from games import clock
 from games.errors import Conflict, NotFound
 from games.events import Batch, publish_on_commit, tournament_group
-from games.models import ChatMessage, Connection, Entry, GameEvent, Match, Player, Tournament, TournamentMatch
+from games.models import Entry, Match, Player, Tournament, TournamentMatch
 from games.services import lifecycle
 from games.services.lifecycle import MatchRecord, lock_match, valid_id
 from games.services.notices import tournament_match_notice
 from games.tournament import AWARDED, DOUBLE_FORFEIT, Arena, Result, TournamentError, load
 from django.utils.translation import gettext
-
-NO_SHOW = "no_show"  # a match's end reason: absent at the round's deadline
 
 
 def lock_tournament(tournament_id) -> Tournament:
@@ -182,13 +180,6 @@ def record_result(tournament: Tournament, event, key: str, result: Result, *, no
 # -- the round deadline ------------------------------------------------------------------------------
 
 
-def came(match: Match, player_id: int) -> bool:
-    """Whether a player came to their match: acted in it, wrote in its chat or has it open now."""
-    return (GameEvent.objects.filter(game__match=match, actor_id=player_id).exists()
-            or ChatMessage.objects.filter(match=match, author_id=player_id).exists()
-            or Connection.objects.filter(match=match, player_id=player_id).exists())
-
-
 def forfeit_absent(*, link_id: int, now=None) -> str | None:
     """At a pairing's deadline: a player who never came loses the match by forfeit, both
     absent is a double forfeit; a match both came to goes on. Returns what was done."""
@@ -201,19 +192,14 @@ def forfeit_absent(*, link_id: int, now=None) -> str | None:
         if (match.status != Match.PLAYING or link.deadline is None or link.deadline > now or link.replaced
                 or Tournament.objects.filter(pk=link.tournament_id, paused_at__isnull=False).exists()):
             return None
-        absent = [color for color in ("white", "black") if not came(match, match.player_of(color).pk)]
-        if not absent:
-            return None
-        record = MatchRecord(match)
-        if len(absent) == 2:
+
+        def double_forfeit():  # the match's end (on_match_end) files it as a double forfeit
             link.forced = DOUBLE_FORFEIT
             link.save(update_fields=["forced"])
-            lifecycle.abort_game(record, lifecycle.current_game(match), match, "neither player came before the round's deadline")
-        else:
-            lifecycle.forfeit_match(record, match, absent[0], NO_SHOW)
-        record.lobby_changed()
-        record.commit()
-        return DOUBLE_FORFEIT if len(absent) == 2 else NO_SHOW
+
+        done = lifecycle.forfeit_no_show(match, both_reason="neither player came before the round's deadline",
+                                         before_abort=double_forfeit)
+        return DOUBLE_FORFEIT if done == lifecycle.BOTH_ABSENT else done
 
 
 def tournament_expire_deadlines(*, now=None) -> int:

@@ -254,15 +254,20 @@ def tournament_withdraw(*, tournament_id, player: Player, by: Player | None = No
 
 def tournament_director_withdraw(*, tournament_id, player_id, by: Player | None, reason=None) -> Entry:
     """A director withdraws a player (logged)."""
-    return remove_entrant(tournament_id=tournament_id, player=player_by_id(player_id), by=by,
-                          reason=clean_reason(reason), status=Entry.WITHDRAWN, director=True)
+    return director_remove(tournament_id, player_id, by, reason, status=Entry.WITHDRAWN)
 
 
 def tournament_disqualify(*, tournament_id, player_id, by: Player | None, reason=None) -> Entry:
     """Disqualify a player: as a withdrawal (the match being played is forfeited to the
     opponent, no more pairings, the results so far stand, no entering again), logged."""
+    return director_remove(tournament_id, player_id, by, reason, status=Entry.DISQUALIFIED)
+
+
+def director_remove(tournament_id, player_id, by, reason, *, status: str) -> Entry:
+    """A director's withdrawal or disqualification: the player and the reason checked, then
+    the same checks and steps as a player's own withdrawal (:func:`remove_entrant`), logged."""
     return remove_entrant(tournament_id=tournament_id, player=player_by_id(player_id), by=by,
-                          reason=clean_reason(reason), status=Entry.DISQUALIFIED, director=True)
+                          reason=clean_reason(reason), status=status, director=True)
 
 
 def check_remove(tournament: Tournament, player: Player, by, *, director: bool) -> Entry:

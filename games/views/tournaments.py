@@ -49,16 +49,14 @@ def bracket_columns(detail: dict) -> list:
 def tournament_page(request, tournament_id):
     """``GET /tournaments/<id>/``. With ``?fragment=1`` (the page's live updates) only the
     tournament's part of the page, and with ``&v=N`` nothing at all (204) while the
-    tournament's version is still ``N``: one indexed read when nothing changed."""
+    tournament's version is still ``N``: one indexed read when nothing changed (the row read
+    once, for the version and the page alike)."""
     fragment = request.GET.get("fragment") == "1"
+    t = get_object_or_404(Tournament, pk=tournament_id)
     if fragment:
         held = request.GET.get("v", "")
-        version = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
-        if version is None:
-            return HttpResponse(status=404)
-        if held.isdigit() and version <= int(held):
+        if held.isdigit() and t.version <= int(held):
             return HttpResponse(status=204)
-    t = get_object_or_404(Tournament, pk=tournament_id)
     detail = view.tournament_detail(t, player_of(request.user))
     options = detail["options"]
     detail["startsText"], detail["startedText"] = when(detail["startsAt"]), when(detail["startedAt"])

@@ -9,22 +9,12 @@ from django.test import Client
 from django.utils import translation
 
 from games import clock, services
-from games.dice import ScriptedDice
 from games.models import PendingNotice, Player
+from tests.site.conftest import MINUTE, NOTICE_START, corr_match
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("notice_settings")]
 
-START = clock.now()
-MINUTE = timedelta(minutes=1)
-
-
-@pytest.fixture(autouse=True)
-def _notice_settings(settings):
-    settings.GAMES_NOTICE_DELAY = 300
-    settings.GAMES_NOTICE_QUIET = 12 * 3600
-    settings.GAMES_NOTICE_LOW = 12 * 3600
-    settings.GAMES_DIGEST_PERIOD = 86400
-    settings.GAMES_SITE_URL = "http://testserver"
+START = NOTICE_START
 
 
 def _verified(player, address, **chosen):
@@ -35,12 +25,8 @@ def _verified(player, address, **chosen):
     return Player.objects.select_related("user").get(pk=player.pk)
 
 
-def _join(capture, white, black, *, at=START, days=2):
-    with clock.freeze(at), capture(execute=True):
-        match = services.match_create(creator=white, length=3, corr_days=days)
-        with services.use_dice(ScriptedDice([(3,), (1,)])):
-            services.match_join(player=black, match_id=match.pk)
-    return match
+def _join(capture, white, black, **kwargs):
+    return corr_match(white, black, capture=capture, **kwargs)
 
 
 def test_the_creator_is_told_when_an_opponent_accepts(alice, bob, mailoutbox, django_capture_on_commit_callbacks):

@@ -11,19 +11,11 @@ from django.test import Client
 from games import clock, services
 from games.dice import ScriptedDice
 from games.models import Game, Player
+from tests.site.conftest import MINUTE, NOTICE_START, corr_match
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("notice_settings")]
 
-START = clock.now()
-MINUTE = timedelta(minutes=1)
-
-
-@pytest.fixture(autouse=True)
-def _notice_settings(settings):
-    settings.GAMES_NOTICE_DELAY = 300
-    settings.GAMES_NOTICE_QUIET = 12 * 3600
-    settings.GAMES_NOTICE_LOW = 12 * 3600
-    settings.GAMES_SITE_URL = "http://testserver"
+START = NOTICE_START
 
 
 def _client(player):
@@ -49,12 +41,8 @@ def _send(capture, at):
         return services.notices_send()
 
 
-def _corr_match(white, black, *, at=START, days=2, bank=0):
-    with clock.freeze(at):
-        match = services.match_create(creator=white, length=3, corr_days=days, corr_bank_days=bank)
-        with services.use_dice(ScriptedDice([(3,), (1,)])):
-            services.match_join(player=black, match_id=match.pk)
-    return Game.objects.get(match=match)
+def _corr_match(white, black, **kwargs):
+    return Game.objects.get(match=corr_match(white, black, **kwargs))
 
 
 def test_an_address_is_verified_by_its_signed_link(alice, mailoutbox, django_capture_on_commit_callbacks):

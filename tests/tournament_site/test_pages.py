@@ -2,7 +2,9 @@
 tournament's rules, entrants, bracket, standings and links to watch, enter and withdraw,
 the director's start and house bots; the navigation link."""
 
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.models import Entry, Tournament
@@ -108,6 +110,24 @@ def test_the_live_update_fetches_only_the_fragment_and_nothing_while_unchanged(p
     assert fragment.status_code == 200 and body.lstrip().startswith("<article") and "<header" not in body
     assert f'data-version="{version + 1}"' in body and "cy" in body
     assert client.get("/tournaments/999999/", {"fragment": "1", "v": 0}).status_code == 404
+
+
+def tournament_reads(client, url, params) -> tuple:
+    """The answer's status and how many of its queries read the tournament's own row."""
+    with CaptureQueriesContext(connection) as queries:
+        status = client.get(url, params).status_code
+    return status, sum(1 for q in queries if q["sql"].lstrip().upper().startswith("SELECT")
+                       and 'FROM "games_tournament"' in q["sql"].split(" WHERE ")[0])
+
+
+def test_the_fragment_reads_the_tournament_once(people):
+    t = services.tournament_create(by=people[0], name="Once", format="knockout", length=1)
+    client = signed_in(people[1])
+    client.get("/tournaments/")  # the session and the player read before counting
+    url = f"/tournaments/{t.pk}/"
+    version = Tournament.objects.get(pk=t.pk).version
+    assert tournament_reads(client, url, {"fragment": "1", "v": version}) == (204, 1)
+    assert tournament_reads(client, url, {"fragment": "1", "v": version - 1}) == (200, 1)
 
 
 def test_a_player_checks_in_and_sees_the_waiting_list(people):
