@@ -110,6 +110,7 @@ function endGame(end) {
   const final = { ...before, ...end.position };
   plans.push(planResult(final, { matchOver: false }, view, { dice: null, cube: null }, S.held.plaque));
   S.held.plans = plans;
+  S.held.you = before.you;   // drawn from the side the viewer played it from (his role may change with the next game)
   show(plans);
   if (!motion.busy) showEnd();   // seen at once: the dialog now; else once the result has landed
 }
@@ -203,7 +204,7 @@ function drawPlay() {
   const movable = !!g && !held && canMoveNow(b);
   $('chouette').dataset.held = held ? String(held.number) : '';
   if (motion.busy) { /* the player draws */ } else if (held) {
-    patchBoard($('board'), renderBoard({ pos: held.pos, you: b.you, flipped: false, dice: null, cube: null, lastTurn: null,
+    patchBoard($('board'), renderBoard({ pos: held.pos, you: held.you || b.you, flipped: false, dice: null, cube: null, lastTurn: null,
       result: held.plaque, bigLabels: $('board').clientWidth < 600 }));
   } else patchBoard($('board'), g ? renderBoard({
     ...playView(b), you: b.you, flipped: false, cursor: input.cursor, dice: g.dice, diceColor: b.turn, cube: boardCube(S.st, S.you),

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { cubeXY, diceXY, placeXY, renderBoard, resultXY, sections } from '../../static/js/board.mjs';
+import { cubeXY, diceXY, placeXY, plaqueSize, renderBoard, resultMarkup, resultXY, sections } from '../../static/js/board.mjs';
 import { along, chains, countAt, lastStepSound, planEvent, planSound, soundOf, speedFactor, without } from '../../static/js/motion.mjs';
 import { turnChime } from '../../static/js/sound.mjs';
 import { initialState, reduce, sign } from '../../static/js/state.mjs';
@@ -222,4 +222,21 @@ test('the step the player has just made on the board is heard as he makes it: se
   assert.equal(lastStepSound(mine({ 13: 5, 3: -1 }, [[{ from: 13, to: 8 }], [{ from: 8, to: 3 }]])), 'hit', 'the second step hits');
   assert.equal(lastStepSound(mine({ 13: 5, 8: -1 }, [[{ from: 13, to: 8 }], [{ from: 13, to: 7 }]])), 'move', 'only the last step is heard');
   assert.equal(lastStepSound(mine({ 2: 1 }, [[{ from: 2, to: 'off' }]], { whiteOff: 14 })), 'bearOff');
+});
+
+test('a plaque keeps its words inside it: a long line in smaller type, a longer one pressed to fit', () => {
+  const lines = m => [...m.matchAll(/<text ([^>]*)>([^<]*)<\/text>/g)].map(([, attrs, text]) => ({ attrs, text }));
+  const short = lines(resultMarkup(444, 320, { color: 'white', title: 'ann wins', detail: '1 point · single' }));
+  assert.deepEqual(short.map(l => l.attrs.match(/class="([^"]*)"/)[1]), ['title', 'detail']);
+  assert.ok(!short.some(l => l.attrs.includes('textLength')));
+  const long = lines(resultMarkup(444, 320, { color: 'black', title: 'alexandra (captain) wins', detail: 'Box -4 · alexandra takes the box' }));
+  assert.equal(long[0].attrs.match(/class="([^"]*)"/)[1], 'title long', 'a long title: the smaller type');
+  for (const big of [false, true]) {
+    const huge = lines(resultMarkup(444, 320, { color: 'black', title: 'x'.repeat(60), detail: 'y'.repeat(90) }, big));
+    for (const l of huge) {
+      const room = Number(l.attrs.match(/textLength="(\d+)"/)[1]);
+      assert.ok(room > 0 && room < plaqueSize(big).w - 90 * (big ? 1.6 : 1), `pressed inside the plaque: ${room}`);
+      assert.match(l.attrs, /lengthAdjust="spacingAndGlyphs"/);
+    }
+  }
 });
