@@ -43,8 +43,8 @@ function receive(msg) {
     S.st = msg.d; S.version = msg.v; S.sent = null; S.cube = boardCube(S.st, S.you); S.moved = null;
     motion.finish();
     if (msg.d.lastEnd) holdEnd(msg.d.lastEnd, msg.d.lastEnd.ago * 1000);
-    S.actor = actorOf(S.st, S.you);
     render();
+    chimeTurn();   // a resync's snapshot may bring the turn to you, as on the game page
     if (S.held && S.held.dialog) showEnd();
     return;
   }
@@ -70,10 +70,15 @@ function receive(msg) {
     show(chouetteMotion(before, boardState(S.st, S.you)));
     S.moved = null;
     render();
-    const actor = actorOf(S.st, S.you), chime = turnChime(S.actor, actor, S.you);
-    S.actor = actor;
-    if (chime) SOUND[chime]();
+    chimeTurn();
   }
+}
+
+/** The turn's chime when the game comes to you or leaves you (none for a watcher, nor on the first state). */
+function chimeTurn() {
+  const actor = actorOf(S.st, S.you), chime = turnChime(S.actor, actor, S.you);
+  S.actor = actor;
+  if (chime) SOUND[chime]();
 }
 
 /** Plans (one per event), seen moving or, when not (animation off, a hidden tab, the end held

@@ -3,7 +3,7 @@ result is marked on the board as on the game page (a plaque: "Game over", the bo
 whether it holds the box). The captain (animation on) sees it come down and hears the game's
 end as it lands, then the end dialog; a watcher with animation off has it at once, and again
 after a reload; the box, sounds off, hears nothing. Each sound is the game page's: the
-captain's own steps as he makes them, the dice, the box's checkers as they land, the cube.
+captain's own steps as he makes them, the team's checkers as they land, the cube, your turn.
 Closing the dialog shows the next game, which has started underneath."""
 
 import re
@@ -95,6 +95,8 @@ def test_a_chouette_game_ends_with_its_result_on_the_board_and_its_sounds(end_si
     _click_and_wait(box, box.locator("#actions button", has_text="Double all"))
     watcher.wait_for_function("() => window.heard.includes('cube')")
     crew.wait_for_function("() => window.landings.some(l => l.name === 'cube' && l.landed)")
+    crew.wait_for_function("() => window.heard.includes('yourTurn')")  # his answer is asked: his turn's chime
+    assert "yourTurn" not in watcher.evaluate("() => window.heard"), "a watcher has no turn"
     for page in (captain, crew):
         page.wait_for_selector("#actions button:has-text('Drop your cube')")
         _click_and_wait(page, page.locator("#actions button", has_text="Drop your cube"))
