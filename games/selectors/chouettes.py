@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Q, Value, When
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast, Coalesce
+from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from games.engine import chouette as ce
@@ -86,7 +87,24 @@ def snapshot(chouette: Chouette, player_id) -> dict:
     out["you"] = player_id
     out["role"] = role_of(chouette, game, player_id)
     out["inviteCode"] = chouette.invite_code if out["role"] != "spectator" else None
+    out["lastEnd"] = last_end(chouette)
     return out
+
+
+def last_end(chouette: Chouette) -> dict | None:
+    """The last finished game as its ``game_end`` event told it (``number``, ``result``, ``lines``,
+    ``scores``, the final ``position``), and ``ago``: seconds since it ended. None before the first."""
+    row = chouette.games.filter(status=ChouetteGame.FINISHED).order_by("-number").first()
+    if row is None or not row.result:
+        return None
+    event = ChouetteEvent.objects.filter(chouette=chouette, type="game_end").order_by("-version").first()
+    d = event.payload if event is not None and event.payload.get("number") == row.number else {}
+    who = names(chouette)
+    result = ce.ChouetteResult.from_dict(row.result)
+    ago = (timezone.now() - row.finished_at).total_seconds() if row.finished_at else None
+    return {"number": row.number, "result": row.result, "lines": d.get("lines") or result.lines(lambda p: who.get(p, str(p))),
+            "scores": d.get("scores") or [list(s) for s in result.scores],
+            "position": ce.ChouetteGame.from_dict(row.state).position.to_dict(), "ago": ago}
 
 
 def chat_rooms(chouette: Chouette, player_id) -> list:

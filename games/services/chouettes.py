@@ -365,7 +365,7 @@ def _finish_game(t: ChouetteRecord) -> None:
     t.add("game_end", {"number": t.row.number, "result": result.to_dict(),
                        "lines": result.lines(lambda p: who.get(p, str(p))),
                        "scores": [list(s) for s in t.session.scores], "line": list(t.session.line),
-                       "diceSeed": t.row.dice_seed})
+                       "position": t.game.position.to_dict(), "diceSeed": t.row.dice_seed})
     t.row.state = t.game.to_dict()
     t.row.save(update_fields=["state", "dice_counter", "status", "result", "finished_at"])
     _drop_absent(t)

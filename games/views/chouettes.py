@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.selectors import chouettes as chouette_view, preferences, visibility
-from games import services
+from games import conf, services
 from games.errors import ServiceError
 from games.models import Chouette, ChouetteSeat, Player
 from games.views.pages import _bot_levels
@@ -66,7 +66,8 @@ def chouette_page(request, chouette_id):
     invite = (request.build_absolute_uri(reverse("chouette_invite", args=[c.invite_code]))
               if visibility.may_see_chouette_invite(request.user, c) else None)
     boot = {"chouette": c.pk, "you": player.pk if player else None, "invite": invite, "levels": _bot_levels(),
-            "animation": preferences.settings_for(player)["animation"]}
+            "animation": preferences.settings_for(player)["animation"], "settings": preferences.settings_for(player),
+            "loggedIn": player is not None, "nextGameDelay": conf.value("GAMES_NEXT_GAME_DELAY")}
     return render(request, "chouette.html", {"chouette": c, "boot": boot})
 
 

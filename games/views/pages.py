@@ -294,8 +294,10 @@ def game_page(request, game_id):
 def game_replay(request, game_id):
     """``GET /games/<id>/replay/``: step through a finished game."""
     game, player = _watchable_game(request, game_id)
-    animation = preferences.settings_for(player)["animation"]   # the board moves as in a game
-    return render(request, "replay.html", {"game": game, "match": game.match, "animation": animation})
+    chosen = preferences.settings_for(player)
+    boot = {"loggedIn": player is not None, "settings": chosen}   # its sounds as in a game (the sound option)
+    return render(request, "replay.html", {"game": game, "match": game.match, "animation": chosen["animation"],
+                                           "boot": boot})
 
 
 def game_replay_json(request, game_id):

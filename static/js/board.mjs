@@ -94,9 +94,21 @@ export function resultMarkup(x, y, result, big = false) {
   const k = plaqueScale(big), { w, h } = plaqueSize(big), left = x - w / 2;
   const tx = result.color ? left + 84 * k + (w - 100 * k) / 2 : x;
   const mark = result.color ? `<g transform="translate(${left + 48 * k} ${y}) scale(${k})">${checker(0, 0, result.color)}</g>` : '';
+  const room = (result.color ? w - 100 * k : w - 40 * k) - 8 * k;
   return `<g class="result ${result.color || 'none'}${big ? ' big' : ''}"><rect x="${left}" y="${y - h / 2}" width="${w}" height="${h}" rx="${12 * k}"/>` +
-    mark + `<text class="title" x="${tx}" y="${y - 6 * k}">${esc(result.title)}</text>` +
-    `<text class="detail" x="${tx}" y="${y + 26 * k}">${esc(result.detail || '')}</text></g>`;
+    mark + `<text ${fit('title', result.title, 30 * k, room, 0.47)} x="${tx}" y="${y - 6 * k}">${esc(result.title)}</text>` +
+    `<text ${fit('detail', result.detail || '', 20 * k, room, 0.41)} x="${tx}" y="${y + 26 * k}">${esc(result.detail || '')}</text></g>`;
+}
+
+/** A plaque's line kept inside it: a long one gets the smaller type (class ``long``, game.css),
+ *  and one still too long is pressed to the room there is (``textLength``). The width is
+ *  estimated (no layout here): ``em`` of the type's size a character (a little over the
+ *  system font's average, bold for the title). */
+function fit(cls, text, size, room, em) {
+  const wide = n => [...text].length * n * em;
+  if (wide(size) <= room) return `class="${cls}"`;
+  const small = size * 0.8;
+  return `class="${cls} long"${wide(small) > room ? ` textLength="${Math.round(room)}" lengthAdjust="spacingAndGlyphs"` : ''}`;
 }
 
 const PIPS = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],

@@ -1,23 +1,33 @@
 // The chouette page: one socket (/ws/chouettes/<id>/, lib/socket.mjs), the state the server
 // sends, the board and the buttons. The player on roll moves the checkers on the board as in
 // a match (board_input.mjs), and a team member who may consult moves them to suggest a play.
-// The pure part is chouette_state.mjs; window.ch exposes the state for tests.
+// The pure part is chouette_state.mjs; window.ch exposes the state for tests. A game's end is
+// held on the board (its final position and the result's plaque) for the game page's delay,
+// or until the end dialog is closed, while the next game starts underneath. The sounds are the
+// game page's: each as its piece lands (motion_player.mjs), one per event when not seen moving.
 import { patchBoard, renderBoard } from './board.mjs';
 import { boardInput } from './board_input.mjs';
 import {
-  boardCube, boardState, canMove, canSuggest, cubeNote, cubeRows, decisionButtons, lineRows, nameOf, offersFor, playText,
-  roleOf, roleWord, roomWord, secondsLeft, settleableCubes, statusText, suggestionParts, waitingFor, waitReason,
+  actorOf, boardCube, boardState, endPlaque, canMove, canSuggest, cubeNote, cubeRows, decisionButtons, lineRows, nameOf, offersFor,
+  playText, roleOf, roleWord, roomWord, secondsLeft, settleableCubes, statusText, suggestionParts, waitingFor, waitReason,
 } from './chouette_state.mjs';
 import { $, esc, skipToBoard, toaster } from './lib/dom.mjs';
 import { gettext as _, interpolate } from './lib/i18n.mjs';
 import { openSocket, order } from './lib/socket.mjs';
 import { moveHint, partialFor, playView } from './play.mjs';
 import { applySteps, canMoveNow, completedPlay, flatPartial, formatSteps, mustPass } from './state.mjs';
-import { planCube, planMove, planRoll, speedFactor } from './motion.mjs';
+import { lastStepSound, planCube, planMove, planResult, planRoll, speedFactor } from './motion.mjs';
 import { motionPlayer } from './motion_player.mjs';
+import { loadOptions } from './prefs.mjs';
+import { sounds, turnChime } from './sound.mjs';
 
 const boot = JSON.parse($('boot').textContent);
-const S = { version: 0, st: null, chat: [], you: boot.you, lastEnd: null, board: boardState({}, boot.you), cube: null, sent: null };
+const SOUND = sounds(loadOptions(boot));   // the sound option and this device's volume, as on the game page
+const NEXT_DELAY = (boot.nextGameDelay ?? 8) * 1000;
+// ``held``: the end of the last game on the board ({number, pos, plaque, end, until}); ``moved``:
+// the steps of the last move event not yet followed by a state; ``actor``: actorOf's, for the chime.
+const S = { version: 0, st: null, chat: [], you: boot.you, held: null, moved: null, actor: null, board: boardState({}, boot.you),
+  cube: null, sent: null };
 window.ch = S;
 const toast = toaster($('toast'), 4000);
 
@@ -29,7 +39,15 @@ function send(t, d = {}, withVersion = false) {
 const act = (t, d) => send(t, d, true);
 
 function receive(msg) {
-  if (msg.t === 'snapshot') { S.st = msg.d; S.version = msg.v; S.sent = null; S.cube = boardCube(S.st, S.you); motion.finish(); render(); return; }
+  if (msg.t === 'snapshot') {
+    S.st = msg.d; S.version = msg.v; S.sent = null; S.cube = boardCube(S.st, S.you); S.moved = null;
+    motion.finish();
+    if (msg.d.lastEnd) holdEnd(msg.d.lastEnd, msg.d.lastEnd.ago * 1000);
+    render();
+    chimeTurn();   // a resync's snapshot may bring the turn to you, as on the game page
+    if (S.held && S.held.dialog) showEnd();
+    return;
+  }
   if (msg.t === 'chat_history') { S.chat = msg.d.messages; renderChat(); return; }
   if (msg.t === 'chat') { S.chat.push(msg.d); renderChat(); return; }
   if (msg.t === 'error') { S.sent = null; toast(msg.d.message, msg.d.code); return; }
@@ -44,15 +62,69 @@ function receive(msg) {
   if (where === 'seen') return;
   if (where === 'gap') { socket.resync(S.version); return; }
   S.version = msg.v;
-  if (msg.t === 'game_end') S.lastEnd = msg.d;
+  if (msg.t === 'move') S.moved = msg.d.steps || msg.d.moves || null;
+  if (msg.t === 'game_end' && S.st) endGame(msg.d);   // caught up before the first state: the snapshot's lastEnd says it
   if (msg.state) {
     const before = S.board;
     S.st = { ...msg.state, you: S.you };
-    motion.play(chouetteMotion(before, boardState(S.st, S.you)));
+    show(chouetteMotion(before, boardState(S.st, S.you)));
+    S.moved = null;
     render();
-    if (S.lastEnd) showEnd();
+    chimeTurn();
   }
 }
+
+/** The turn's chime when the game comes to you or leaves you (none for a watcher, nor on the first state). */
+function chimeTurn() {
+  const actor = actorOf(S.st, S.you), chime = turnChime(S.actor, actor, S.you);
+  S.actor = actor;
+  if (chime) SOUND[chime]();
+}
+
+/** Plans (one per event), seen moving or, when not (animation off, a hidden tab, the end held
+ *  on the board), each heard at once: the game page's way (motion_player.mjs's ``heard``). */
+function show(plans) {
+  const held = holding() && plans !== S.held.plans;   // the next game's events under the end: heard, not seen
+  if (!motion.animates || held) { for (const p of plans) motion.heard(p); if (!held) motion.finish(); return; }
+  motion.play(plans.flat());
+}
+
+// -- a game's end: the last play, then the result comes down onto the final position -------------
+/** Hold the end ``end`` (a game_end's fields, or the snapshot's lastEnd) on the board for what is
+ *  left of the delay (``ago``: ms since it ended); with no game after it, for as long as none starts. */
+function holdEnd(end, ago = 0) {
+  if (S.held && S.held.number === end.number) return;
+  const live = S.st && S.st.game && S.st.game.number > end.number;
+  if (live && ago >= NEXT_DELAY) return;
+  S.held = { number: end.number, end, pos: end.position, plaque: endPlaque(end.result, S.st), until: Date.now() + NEXT_DELAY - ago,
+    dialog: ago < NEXT_DELAY };
+  setTimeout(() => drawPlay(), NEXT_DELAY - ago + 20);
+}
+
+function endGame(end) {
+  if (!end.position) return;   // an event stored before the final position was sent with it
+  const before = S.board, view = { you: before.you, bigLabels: $('board').clientWidth < 600 }, plans = [];
+  const steps = S.moved, color = before.turn;
+  if (steps && steps.length && before.game && !before.partial.length) {   // the mover's own play is there already
+    const { pos } = applySteps(before, color, steps);
+    if (samePos(pos, end.position)) plans.push(planMove(before, color, steps, view, { dice: before.dice, diceColor: color, cube: S.cube }));
+  }
+  S.moved = null;
+  S.held = null;
+  holdEnd(end);
+  const final = { ...before, ...end.position };
+  plans.push(planResult(final, { matchOver: false }, view, { dice: null, cube: null }, S.held.plaque));
+  S.held.plans = plans;
+  S.held.you = before.you;   // drawn from the side the viewer played it from (his role may change with the next game)
+  show(plans);
+  if (!motion.busy) showEnd();   // seen at once: the dialog now; else once the result has landed
+}
+
+const posKey = p => JSON.stringify([p.board, p.whiteBar, p.blackBar, p.whiteOff, p.blackOff]);
+const samePos = (a, b) => posKey(a) === posKey(b);
+/** The end is on the board: until its delay has passed or its dialog is closed, and while no game follows. */
+const holding = () => !!S.held && (!(S.st && S.st.game && S.st.game.number > S.held.number) ||
+  (Date.now() < S.held.until && !S.held.closed));
 
 // -- rendering -----------------------------------------------------------------------------------
 function render() {
@@ -100,6 +172,7 @@ function sendPlay(steps) {
 const input = boardInput({
   board: $('board'), dragLayer: $('drag-layer'),
   get: () => S.board, set: b => { S.board = b; }, render: drawPlay, confirm: sendPlay,
+  moved: () => { const name = lastStepSound(S.board); if (name) SOUND[name](); },   // heard as it is made, as in a game
 });
 
 // The movement between two states of the table (motion.mjs): the last play slides when it is
@@ -107,12 +180,13 @@ const input = boardInput({
 // (boardCube) turns when it is offered and travels to its new owner's side when taken.
 const reduced = window.matchMedia && matchMedia('(prefers-reduced-motion: reduce)').matches;
 const motion = motionPlayer({
-  board: $('board'), idle: () => drawPlay(),
+  board: $('board'), idle: () => { drawPlay(); showEnd(); },   // the end's dialog once its result has landed
+  sound: name => SOUND[name](),
   draw: ph => renderBoard({ pos: ph.pos, you: S.board.you, dice: ph.dice, diceColor: ph.diceColor, cube: ph.cube, lastTurn: null }),
   factor: () => speedFactor(boot.animation, reduced),
 });
 function chouetteMotion(before, after) {
-  const g = S.st.game, view = { you: after.you }, phases = [];
+  const g = S.st.game, view = { you: after.you }, plans = [];
   const cubeBefore = S.cube, cube = S.cube = boardCube(S.st, S.you);
   if (!g || before.game !== after.game) return [];
   const roll = after.dice && (!before.dice || before.turnNumber !== after.turnNumber);
@@ -121,19 +195,23 @@ function chouetteMotion(before, after) {
     const { pos } = applySteps(before, color, g.lastPlay);
     const key = p => JSON.stringify([p.board, p.whiteBar, p.blackBar, p.whiteOff, p.blackOff]);
     if (key(pos) !== key(after)) return [];   // not the next position: show it at once
-    phases.push(...planMove(before, color, g.lastPlay, view, { dice: before.dice, diceColor: color, cube: cubeBefore }));
+    plans.push(planMove(before, color, g.lastPlay, view, { dice: before.dice, diceColor: color, cube: cubeBefore }));
   }
-  if (roll) phases.push(...planRoll(after, after.turn, after.dice, view, { dice: null, cube }));
+  if (roll) plans.push(planRoll(after, after.turn, after.dice, view, { dice: null, cube }));
   if (cubeBefore && cube && cubeBefore.member === cube.member && (cubeBefore.value !== cube.value || cubeBefore.owner !== cube.owner)) {
-    phases.push(...planCube(after, cubeBefore, cube, cube.value, view, { dice: after.dice, diceColor: after.turn }));
+    plans.push(planCube(after, cubeBefore, cube, cube.value, view, { dice: after.dice, diceColor: after.turn }));
   }
-  return phases;
+  return plans;
 }
 
 function drawPlay() {
-  const g = S.st && S.st.game, b = S.board;
-  const movable = !!g && canMoveNow(b);
-  if (!motion.busy) patchBoard($('board'), g ? renderBoard({
+  const g = S.st && S.st.game, b = S.board, held = holding() && S.held;
+  const movable = !!g && !held && canMoveNow(b);
+  $('chouette').dataset.held = held ? String(held.number) : '';
+  if (motion.busy) { /* the player draws */ } else if (held) {
+    patchBoard($('board'), renderBoard({ pos: held.pos, you: held.you || b.you, flipped: false, dice: null, cube: null, lastTurn: null,
+      result: held.plaque, bigLabels: $('board').clientWidth < 600 }));
+  } else patchBoard($('board'), g ? renderBoard({
     ...playView(b), you: b.you, flipped: false, cursor: input.cursor, dice: g.dice, diceColor: b.turn, cube: boardCube(S.st, S.you),
     lastTurn: !b.partial.length && g.lastPlay && g.lastPlay.length ? { color: g.lastMover === 'box' ? 'white' : 'black', moves: g.lastPlay } : null,
   }) : '');
@@ -206,8 +284,9 @@ function renderChat() {
 }
 
 function showEnd() {
-  const end = S.lastEnd;
-  S.lastEnd = null;
+  if (!S.held || !S.held.dialog) return;
+  const end = S.held.end;
+  S.held.dialog = false;   // opened once
   $('end-title').textContent = interpolate(_('Game %(number)s is over'), { number: end.number }, true);
   $('end-lines').innerHTML = end.lines.map(l => `<li>${esc(l)}</li>`).join('') +
     `<li><b>${esc(_('Scores:'))}</b> ${end.scores.map(([p, s]) => `${esc(nameOf(S.st, p))} ${s}`).join(', ')}</li>`;
@@ -236,7 +315,11 @@ $('leave').addEventListener('click', () => { if (confirm(_('Leave this chouette?
 $('add-bot').addEventListener('click', () => send('add_bot', { level: $('bot-level').value }));
 $('settle-open').addEventListener('click', () => { $('settle-dialog').hidden = false; });
 $('settle-close').addEventListener('click', () => { $('settle-dialog').hidden = true; });
-$('end-close').addEventListener('click', () => { $('end-dialog').hidden = true; });
+$('end-close').addEventListener('click', () => {
+  $('end-dialog').hidden = true;
+  if (S.held) { S.held.closed = true; S.held.dialog = false; }   // the next game, now
+  drawPlay();
+});
 $('settle-form').addEventListener('submit', e => {
   e.preventDefault();
   const cubes = [...document.querySelectorAll('#settle-cubes input:checked')].map(i => Number(i.value));

@@ -237,3 +237,27 @@ export function statusText(st, you) {
   return interpolate(_('Game %(number)s: %(side)s on roll, %(phase)s. You are %(role)s.'),
     { number: g.number, side, phase, role: roleWord(roleOf(st, you)) }, true);
 }
+
+/** Who the game waits for, as the turn's chime sees it (sound.mjs's turnChime): ``you`` when it
+ *  waits for you (a roll, a play, a cube decision), ``'others'`` when for anyone else, null with
+ *  no game. */
+export function actorOf(st, you) {
+  if (!st || !st.game) return null;
+  return you != null && waitingFor(st).some(w => w.id === you) ? you : 'others';
+}
+
+/**
+ * A chouette game's result as the board marks it (board.mjs's plaque, ``{color, title, detail}``):
+ * who won on the board, the box (White) or the team's captain (Black), and the box's points and
+ * whether it holds the box. A game ended by drops and settlements has no winner on the board.
+ */
+export function endPlaque(r, st) {
+  const name = id => nameOf(st, id);
+  const row = (r.scores || []).find(([p]) => p === r.box), points = row ? row[1] : 0;
+  const signed = `${points > 0 ? '+' : ''}${points}`;
+  const detail = r.boxHolds ? interpolate(_('Box %(points)s · holds the box'), { points: signed }, true)
+    : interpolate(_('Box %(points)s · %(name)s takes the box'), { points: signed, name: name(r.finalCaptain) }, true);
+  if (r.boardWinner === 'box') return { color: 'white', title: interpolate(_('%(name)s (box) wins'), { name: name(r.box) }, true), detail };
+  if (r.boardWinner === 'team') return { color: 'black', title: interpolate(_('%(name)s (captain) wins'), { name: name(r.finalCaptain) }, true), detail };
+  return { color: null, title: _('Game over'), detail };
+}

@@ -5,10 +5,10 @@ import * as S from './state.mjs';
 import { patchBoard, renderBoard } from './board.mjs';
 import { boardInput } from './board_input.mjs';
 import { playView } from './play.mjs';
-import { planEvent, planMove, soundOf, speedFactor } from './motion.mjs';
+import { lastStepSound, planEvent, planMove, speedFactor } from './motion.mjs';
 import { motionPlayer } from './motion_player.mjs';
 import { loadOptions, saveOption, saveVolume, turnNotice } from './prefs.mjs';
-import { sounds } from './sound.mjs';
+import { sounds, turnChime } from './sound.mjs';
 import { $, skipToBoard, toaster } from './lib/dom.mjs';
 import { gettext as _, interpolate } from './lib/i18n.mjs';
 import { openSocket } from './lib/socket.mjs';
@@ -87,7 +87,7 @@ function flush() {
     if (msg.t === 'snapshot') jump = jump || msg.d.game !== G.state.game || (msg.v ?? msg.d.version) !== G.state.version;
     else {
       const phases = planEvent(G.state, msg, motionView());
-      if (!phases.length || !animates) eventSound(G.state, msg);
+      if (!animates) motion.heard(phases);
       planned.push(...phases);
     }
     const prevGame = G.state.game;
@@ -104,24 +104,11 @@ function flush() {
   if (jump) motion.finish(); else motion.play(planned);
   const state = G.state;
   if (state.version !== before.version || state.game !== before.game) { G.sent = null; input.resetCursor(); }
-  if (state.actor !== before.actor && state.actor && state.you && before.actor !== null) {
-    (state.actor === state.you ? SOUND.yourTurn : SOUND.theirTurn)();
-  }
+  const chime = turnChime(before.actor, state.actor, state.you);
+  if (chime) SOUND[chime]();
   noticeTurn();
   if (state.needResync) socket.resync(state.version, state.game);
   afterChange();
-}
-
-/** The one sound of an event not seen moving (animation off, a hidden tab, too far behind). */
-function eventSound(prev, msg) {
-  if (msg.v !== prev.version + 1 || (msg.game !== undefined && msg.game !== prev.game)) return;
-  const d = msg.d || {};
-  if (msg.t === 'move') {
-    const own = prev.partial && prev.partial.length && JSON.stringify(S.flatPartial(prev)) === JSON.stringify(d.moves);
-    if (!own && (d.moves || []).length) SOUND[soundOf(prev, d.color, d.moves)]();   // the mover heard each step as it made it
-  } else if (msg.t === 'roll' || (msg.t === 'opening_roll' && d.first)) SOUND.roll();
-  else if (['double', 'take', 'beaver', 'raccoon'].includes(msg.t)) SOUND.cube();
-  else if (msg.t === 'game_end') (d.matchOver ? SOUND.matchEnd : SOUND.gameEnd)();
 }
 
 function afterChange() {
@@ -236,8 +223,8 @@ function slideOwnStep() {
   return true;
 }
 function ownStepSound() {
-  const { steps, before } = lastOwnStep();
-  if (steps) SOUND[soundOf(before, G.state.you, steps)]();
+  const name = lastStepSound(G.state);
+  if (name) SOUND[name]();
 }
 
 /** What the board shows of ``state``, when nothing moves. */

@@ -6,7 +6,7 @@
 // the sound heard when it starts (``start``: the dice thrown) or when its sprites land
 // (``land``: a checker set down, a hit checker on the bar, one borne off into the tray).
 import { cubeXY, diceXY, placeXY, plaqueSize, resultXY } from './board.mjs';
-import { applyStep, applySteps, flatPartial, sign } from './state.mjs';
+import { applyStep, applySteps, currentPosition, flatPartial, sign } from './state.mjs';
 import { colorName, resultPlaque } from './texts.mjs';
 
 /** Duration factor of each speed setting (0: no animation). "auto": normal, or off when the
@@ -24,6 +24,14 @@ export const MS = { leg: 80, perPx: 0.4, hit: 260, dice: 420, cube: 380, result:
 export function soundOf(start, color, steps) {
   if (applySteps(start, color, steps).hits) return 'hit';
   return steps.some(s => s.to === 'off') ? 'bearOff' : 'move';
+}
+
+/** The sound of the step the player has just made on the board (the last of ``state.partial``),
+ *  heard as he makes it (his play is not heard again when the server confirms it); null: none. */
+export function lastStepSound(state) {
+  const steps = state.partial[state.partial.length - 1];
+  if (!steps) return null;
+  return soundOf(currentPosition({ ...state, partial: state.partial.slice(0, -1) }), state.you, steps);
 }
 
 const posOf = s => ({ board: s.board.slice(), whiteBar: s.whiteBar, blackBar: s.blackBar, whiteOff: s.whiteOff, blackOff: s.blackOff });
@@ -153,7 +161,18 @@ export function planEvent(prev, msg, view) {
   if (msg.t === 'take' || msg.t === 'beaver') {
     return planCube(prev, prev.cube, { ...prev.cube, owner: d.color }, d.cubeValue, view, extras);
   }
+  if (msg.t === 'raccoon') return planCube(prev, prev.cube, prev.cube, d.cubeValue, view, extras);   // turned again, in place
   return [];
+}
+
+/**
+ * The one sound of a plan shown at once (animation off, a hidden tab, too far behind): one per
+ * event, the loudest of those its phases would have made as they landed (a hit, a checker borne
+ * off, the end, else the first: the dice thrown, a checker set down, the cube). null: silent.
+ */
+export function planSound(phases) {
+  const heard = phases.flatMap(p => [p.start, p.land]).filter(Boolean);
+  return ['hit', 'bearOff', 'matchEnd', 'gameEnd'].find(name => heard.includes(name)) || heard[0] || null;
 }
 
 /** Where a sprite is at ``t`` (0..1) along its path, eased in and out. */

@@ -6,7 +6,7 @@
 // A phase's sounds (motion.mjs's ``start`` and ``land``) go to ``sound(name)`` as the phase
 // starts and as its sprites land: heard in time with what is seen, not when the event came.
 import { checker, cubeMarkup, die, HEIGHT, patchBoard, plaqueSize, resultMarkup, WIDTH } from './board.mjs';
-import { along } from './motion.mjs';
+import { along, planSound } from './motion.mjs';
 
 const MAX_QUEUE = 4;   // plans waiting: beyond this the board jumps to the final position
 const SAMPLES = 16;    // keyframes along a path (motion.mjs eases; the keyframes are linear)
@@ -59,7 +59,8 @@ function warmUp(board) {
  * board under a phase, ``idle()`` renders the state once nothing moves, ``factor()`` is the
  * speed's duration factor (0: off), ``sound(name)`` plays a phase's sound (optional).
  * ``play(phases)`` queues a plan; ``finish()`` jumps to the end; ``animates`` says whether a
- * plan given now would be seen moving (else the page plays the event's one sound itself).
+ * plan given now would be seen moving (else the page gives the event's plan to ``heard``, which
+ * plays its one sound at once: motion.mjs's ``planSound``).
  */
 export function motionPlayer({ board, draw, idle, factor, sound = () => {} }) {
   const plans = [];
@@ -137,6 +138,11 @@ export function motionPlayer({ board, draw, idle, factor, sound = () => {} }) {
       current = { phases: phases.slice() };
       board.dataset.animating = '1';
       next();
+    },
+    /** An event's plan not seen moving: its one sound (``planSound``), now. */
+    heard(phases) {
+      const name = planSound(phases);
+      if (name) sound(name);
     },
     /** Jump to the final position at once (a snapshot, a resync, the tab hidden). */
     finish() {

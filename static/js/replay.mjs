@@ -4,6 +4,8 @@ import { esc } from './lib/dom.mjs';
 import { gettext as _, interpolate, ltrText } from './lib/i18n.mjs';
 import { planEvent, speedFactor } from './motion.mjs';
 import { motionPlayer } from './motion_player.mjs';
+import { loadOptions } from './prefs.mjs';
+import { sounds } from './sound.mjs';
 import { colorName, kindWord, resultPlaque } from './texts.mjs';
 
 const root = document.getElementById('replay'), board = document.getElementById('board'), what = document.getElementById('what');
@@ -35,10 +37,13 @@ const EVENTS = () => ({
   resign_reject: _('%(who)s resign reject'), resign_accept: _('%(who)s resign accept'), resign: _('%(who)s resign'),
   forfeit: _('%(who)s forfeit'), abort: _('%(who)s abort'),
 });
-// One step forward moves as in a game (motion.mjs); any other jump shows the position at once.
+// One step forward moves as in a game (motion.mjs) and sounds as in a game (sound.mjs: the sound
+// option, this device's volume, nothing before the first click or key); any other jump shows the
+// position at once, in silence.
+const SOUND = sounds(loadOptions(JSON.parse(document.getElementById('boot').textContent)));
 const reduced = window.matchMedia && matchMedia('(prefers-reduced-motion: reduce)').matches;
 const motion = motionPlayer({
-  board, idle: () => show(),
+  board, idle: () => show(), sound: name => SOUND[name](),
   draw: ph => renderBoard({ pos: ph.pos, you: 'white', dice: ph.dice, diceColor: ph.diceColor, cube: ph.cube }),
   factor: () => speedFactor(root.dataset.animation, reduced),
 });
@@ -77,8 +82,11 @@ document.getElementById('replay-moves').addEventListener('click', e => {
 const go = n => {
   const from = i;
   i = Math.max(0, Math.min(steps.length - 1, n));
-  if (i === from + 1) motion.play(planEvent(asState(steps[from]), { t: steps[i].t, v: 1, game: 0, d: steps[i].d }, { you: 'white' }));
-  else motion.finish();
+  if (i === from + 1) {
+    const phases = planEvent(asState(steps[from]), { t: steps[i].t, v: 1, game: 0, d: steps[i].d }, { you: 'white' });
+    if (!motion.animates) motion.heard(phases);   // not seen moving: its one sound, as in a game
+    motion.play(phases);
+  } else motion.finish();
   show();
 };
 document.getElementById('first').onclick = () => go(0);

@@ -7,6 +7,15 @@
 // Nothing plays before the page's first gesture (a click, a tap or a key: the browser's rule)
 // or while the sound option is off; ``volume`` (0..1) scales everything.
 
+/**
+ * The turn's chime when the one to act changes from ``before`` to ``now`` (``you``: the viewer;
+ * none for a watcher, nor for the first state seen): ``yourTurn``, ``theirTurn`` or null.
+ */
+export function turnChime(before, now, you) {
+  if (now === before || now == null || you == null || before === null) return null;
+  return now === you ? 'yourTurn' : 'theirTurn';
+}
+
 const MODES = {
   checker: { f: 820, ratios: [1, 2.32, 4.1], decay: 0.055, q: 9, gain: 0.5 },
   heavy: { f: 520, ratios: [1, 2.1, 3.7], decay: 0.08, q: 8, gain: 0.7 },

@@ -1,12 +1,14 @@
 """The board's sounds in Chromium (issue 28), the audio API spied on: a move, a roll and a
 hit are heard by both players (the sound's start calls are made), each as its checker lands
 (the hit as the hit checker reaches the bar), with animation off one sound per event, nothing
-plays before the first gesture, and a watcher with sounds off hears nothing."""
+plays before the first gesture, and a watcher with sounds off hears nothing. The replay sounds
+the same way as it steps through a game."""
 
 import pytest
 
 from tests.browser.helpers import click_play, game_state, sign_up, wait_version
-from tests.browser.test_board_motion import _spectator
+from tests.browser.test_board_look import _set_setting
+from tests.browser.test_board_motion import SETTLED, _spectator
 from tests.browser.test_site import start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -80,3 +82,95 @@ def test_moves_rolls_and_hits_are_heard_and_sound_off_is_silent(site_server, new
     # the watcher with sounds off heard none of it
     wait_version(quiet, game_state(white)["version"])
     assert quiet.evaluate("() => window.soundStarts") == 0 and _heard(quiet) == []
+
+
+# The master volume: the first gain node the page makes (sound.mjs's master) is recorded.
+GAINS = """() => { window.gains = []; const make = BaseAudioContext.prototype.createGain;
+  BaseAudioContext.prototype.createGain = function (...args) { const g = make.apply(this, args); window.gains.push(g); return g; }; }"""
+
+
+def _replay_page(new_page, base, game, name, volume=None, **settings):
+    page = new_page()
+    sign_up(page, base, name)
+    if settings:
+        _set_setting(page, **settings)
+    if volume is not None:
+        page.evaluate("v => localStorage.setItem('bg-volume', String(v))", volume)
+    page.goto(f"{base}/games/{game}/replay/")
+    page.wait_for_selector("#replay-moves li")
+    for script in (SPY, LANDINGS, GAINS):
+        page.evaluate(script)
+    return page
+
+
+def _step_to(page, k):
+    """Show step ``k`` by a jump (no movement, no sound), from the list."""
+    page.evaluate("k => document.querySelector(`#replay-moves li[data-step=\"${k}\"] button`).click()", k)
+    page.wait_for_function("k => document.getElementById('replay').dataset.step === String(k)", arg=k)
+
+
+def test_the_replay_sounds_as_it_steps_through_a_game(site_server, new_page):
+    """The replay plays the game's sounds as it steps forward: the checkers as they land (the hit
+    on the bar), the dice; at the device's volume; nothing before the first click or key (a
+    step made by a script is silent), one sound per step with animation off, none with sound off."""
+    base, _ = site_server
+    white, black, _ = start_match(site_server, new_page, length=3, names=("rae", "sol"), rolls=([3], [1], [4, 2]))
+    game = game_state(white)["game"]
+    click_play(white, [{"from": 13, "to": 10}, {"from": 6, "to": 5}])  # blots on 10 and 5
+    black.wait_for_selector('[data-act="roll"]:visible')
+    black.click('[data-act="roll"]')
+    black.wait_for_function("() => bg.state.phase === 'move' && bg.state.actor === 'black'")
+    click_play(black, [{"from": 1, "to": 5}, {"from": 1, "to": 3}])  # 1/5* hits White's blot
+    white.wait_for_function("() => bg.state.actor === 'white' && bg.state.phase === 'turn'")
+    white.on("dialog", lambda dialog: dialog.accept())  # White resigns a single game, Black accepts
+    white.click("#resign-box summary")
+    white.click('[data-resign="1"]')
+    black.wait_for_selector('[data-act="resign_accept"]:visible')
+    black.click('[data-act="resign_accept"]')
+    white.wait_for_function("() => bg.state.status === 'finished'")
+
+    seen = _replay_page(new_page, base, game, "replayhear", volume=0.25, animation="normal")
+    labels = seen.eval_on_selector_all("#replay-moves li button", "bs => bs.map(b => b.textContent)")
+    first_move = next(k for k, text in enumerate(labels) if "/" in text)
+    hit = next(k for k, text in enumerate(labels) if "*" in text)
+    # before any gesture a step forward (made by a script) moves in silence
+    _step_to(seen, first_move - 1)
+    seen.evaluate("() => document.getElementById('next').click()")
+    seen.wait_for_function(SETTLED)
+    assert seen.evaluate("() => window.soundStarts") == 0 and _heard(seen) == []
+    # a person steps forward: White's two checkers, each heard as it lands
+    _step_to(seen, first_move - 1)
+    seen.click("#next")
+    seen.wait_for_function("() => window.heard.length >= 2")
+    seen.wait_for_function(SETTLED)
+    assert _heard(seen) == ["move", "move"]
+    assert all(x["landed"] for x in seen.evaluate("() => window.landings"))
+    assert abs(seen.evaluate("() => window.gains[0].gain.value") - 0.25) < 1e-6, "the device's volume"
+    # the roll is heard as the dice are thrown, the hit as the hit checker reaches the bar
+    seen.keyboard.press("ArrowRight")
+    seen.wait_for_function("() => window.heard.includes('roll')")
+    seen.wait_for_function(SETTLED)
+    seen.evaluate("() => { window.heard = []; window.landings = []; }")
+    _step_to(seen, hit - 1)
+    seen.click("#next")
+    seen.wait_for_function("() => window.heard.length >= 3")
+    seen.wait_for_function(SETTLED)
+    landings = seen.evaluate("() => window.landings")
+    assert [x["name"] for x in landings] == ["move", "hit", "move"], landings
+    assert all(x["landed"] for x in landings) and landings[1]["via"] == ["5 bar"]
+    # a jump is silent
+    seen.evaluate("() => { window.heard = []; }")
+    seen.click("#last")
+    seen.click("#first")
+    assert _heard(seen) == []
+
+    # animation off: the step is one sound; sound off: nothing
+    still = _replay_page(new_page, base, game, "replaystill", animation="off")
+    quiet = _replay_page(new_page, base, game, "replayquiet", sound=False)
+    for page in (still, quiet):
+        _step_to(page, hit - 1)
+        page.click("#next")
+        page.wait_for_function("k => document.getElementById('replay').dataset.step === String(k)", arg=hit)
+        page.wait_for_function(SETTLED)
+    assert _heard(still) == ["hit"]
+    assert _heard(quiet) == [] and quiet.evaluate("() => window.soundStarts") == 0

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   roleOf, boardSide, boardState, lineRows, cubeRows, decisionButtons, canMove, canSuggest, waitingFor,
-  settleableCubes, offersFor, secondsLeft, statusText, boardCube,
+  settleableCubes, offersFor, secondsLeft, statusText, boardCube, endPlaque, actorOf,
 } from '../../static/js/chouette_state.mjs';
 import { canMoveNow, completedPlay, selectableSources } from '../../static/js/state.mjs';
 import { clickPoint, usedDice } from '../../static/js/play.mjs';
@@ -118,4 +118,23 @@ test("a suggested play's chat line is worded in the reader's language, the play 
   } finally {
     delete globalThis.django;
   }
+});
+
+test('a game\'s end on the board: who won it (box or captain), the box\'s points and whether it holds', () => {
+  const st = fx.move, r = fx.dropped;   // every member dropped the box's double (the engine's result)
+  assert.deepEqual(endPlaque(r, st), { color: null, title: 'Game over', detail: 'Box +3 · holds the box' });
+  const team = { ...r, boardWinner: 'team', boxHolds: false, finalCaptain: 3, scores: [[1, -4], [2, 2], [3, 1], [4, 1]] };
+  assert.deepEqual(endPlaque(team, st), { color: 'black', title: 'cy (captain) wins', detail: 'Box -4 · cy takes the box' });
+  const box = { ...r, boardWinner: 'box', scores: [[1, 0], [2, 0], [3, 0], [4, 0]] };
+  assert.deepEqual(endPlaque(box, st), { color: 'white', title: 'ann (box) wins', detail: 'Box 0 · holds the box' });
+});
+
+test('whom the game waits for, as the turn\'s chime hears it: you, the others, or no game', () => {
+  assert.equal(actorOf(fx.move, 2), 2, 'the captain plays');
+  assert.equal(actorOf(fx.move, 3), 'others');
+  assert.equal(actorOf(fx.move, null), 'others', 'a watcher');
+  const waiting = new Set(fx.answers.game.pending.map(p => p.player));
+  for (const id of [2, 3, 4]) assert.equal(actorOf(fx.answers, id), waiting.has(id) ? id : 'others');
+  assert.ok([2, 3, 4].some(id => actorOf(fx.answers, id) === id), 'a member answers the double');
+  assert.equal(actorOf({ ...fx.move, game: null }, 2), null);
 });

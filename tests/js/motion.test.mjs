@@ -2,8 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { cubeXY, diceXY, placeXY, renderBoard, resultXY, sections } from '../../static/js/board.mjs';
-import { along, chains, countAt, planEvent, soundOf, speedFactor, without } from '../../static/js/motion.mjs';
+import { cubeXY, diceXY, placeXY, plaqueSize, renderBoard, resultMarkup, resultXY, sections } from '../../static/js/board.mjs';
+import { along, chains, countAt, lastStepSound, planEvent, planSound, soundOf, speedFactor, without } from '../../static/js/motion.mjs';
+import { turnChime } from '../../static/js/sound.mjs';
 import { initialState, reduce, sign } from '../../static/js/state.mjs';
 
 const boardOf = s => ({ board: s.board, whiteBar: s.whiteBar, blackBar: s.blackBar, whiteOff: s.whiteOff, blackOff: s.blackOff });
@@ -181,4 +182,61 @@ test('the board\'s markup splits into its top-level sections (patchBoard parses 
   assert.equal(sections('<g><g></g></g>text'), null, 'text outside a group: parsed whole');
   assert.equal(sections('<rect/><g></g>'), null);
   assert.deepEqual(sections(''), []);
+});
+
+test('an event not seen moving is heard once: the loudest of what its phases would sound as they land', () => {
+  const sound = (prev, msg) => planSound(planEvent(prev, msg, VIEW));
+  const hit = [{ from: 1, to: 5 }, { from: 1, to: 2 }];
+  assert.equal(sound(stateWith({ 1: -2, 5: 1, 6: 5 }), moveMsg('black', hit)), 'hit');
+  assert.equal(sound(stateWith({ 1: -2, 5: 1, 6: 5 }), moveMsg('black', hit)), soundOf(stateWith({ 1: -2, 5: 1, 6: 5 }), 'black', hit));
+  const off = stateWith({ 2: 2, 6: 1 }, { whiteOff: 12, actor: 'white', turn: 'white' });
+  assert.equal(sound(off, moveMsg('white', [{ from: 6, to: 1 }, { from: 2, to: 'off' }])), 'bearOff');
+  assert.equal(sound(stateWith({ 1: -2 }), moveMsg('black', [{ from: 1, to: 4 }])), 'move');
+  assert.equal(sound(stateWith({}, { phase: 'turn', dice: null }), { t: 'roll', v: 11, game: 7, d: { color: 'black', dice: [4, 2] } }), 'roll');
+  assert.equal(sound(stateWith({}), { t: 'double', v: 11, game: 7, d: { color: 'white', cubeValue: 2 } }), 'cube');
+  const raccoon = planEvent(stateWith({}, { cube: { value: 4, owner: 'black', enabled: true } }), { t: 'raccoon', v: 11, game: 7, d: { color: 'white', cubeValue: 8 } }, VIEW);
+  assert.equal(raccoon[0].sprites[0].value, 8, 'a raccoon turns the cube again, where it is');
+  assert.equal(planSound(raccoon), 'cube');
+  const end = { t: 'game_end', v: 11, game: 7, d: { winner: 'white', kind: 'single', reason: 'resign', points: 1, cubeValue: 1 } };
+  assert.equal(sound(stateWith({}), end), 'gameEnd');
+  assert.equal(sound(stateWith({}), { ...end, d: { ...end.d, matchOver: true } }), 'matchEnd');
+  // not the next event, the player's own play already made, no step: silent
+  assert.equal(sound(stateWith({ 1: -2 }), { ...moveMsg('black', [{ from: 1, to: 4 }]), v: 12 }), null);
+  assert.equal(sound(stateWith({ 1: -2 }), moveMsg('black', [])), null);
+});
+
+test('the turn\'s chime: yours when the game comes to you, theirs when it leaves, none for a watcher or the first state', () => {
+  assert.equal(turnChime('black', 'white', 'white'), 'yourTurn');
+  assert.equal(turnChime('white', 'black', 'white'), 'theirTurn');
+  assert.equal(turnChime('white', 'white', 'white'), null);
+  assert.equal(turnChime('black', 'white', null), null, 'a watcher');
+  assert.equal(turnChime(null, 'white', 'white'), null, 'the first state seen');
+  assert.equal(turnChime('white', null, 'white'), null, 'nobody to act');
+  assert.equal(turnChime('others', 7, 7), 'yourTurn', 'a chouette: the game waits for you');
+});
+
+test('the step the player has just made on the board is heard as he makes it: set down, a hit, borne off', () => {
+  const mine = (board, partial, extra = {}) => stateWith(board, { actor: 'white', turn: 'white', you: 'white', partial, ...extra });
+  assert.equal(lastStepSound(mine({ 13: 5, 10: -1 }, [])), null, 'nothing made yet');
+  assert.equal(lastStepSound(mine({ 13: 5 }, [[{ from: 13, to: 8 }]])), 'move');
+  assert.equal(lastStepSound(mine({ 13: 5, 3: -1 }, [[{ from: 13, to: 8 }], [{ from: 8, to: 3 }]])), 'hit', 'the second step hits');
+  assert.equal(lastStepSound(mine({ 13: 5, 8: -1 }, [[{ from: 13, to: 8 }], [{ from: 13, to: 7 }]])), 'move', 'only the last step is heard');
+  assert.equal(lastStepSound(mine({ 2: 1 }, [[{ from: 2, to: 'off' }]], { whiteOff: 14 })), 'bearOff');
+});
+
+test('a plaque keeps its words inside it: a long line in smaller type, a longer one pressed to fit', () => {
+  const lines = m => [...m.matchAll(/<text ([^>]*)>([^<]*)<\/text>/g)].map(([, attrs, text]) => ({ attrs, text }));
+  const short = lines(resultMarkup(444, 320, { color: 'white', title: 'ann wins', detail: '1 point · single' }));
+  assert.deepEqual(short.map(l => l.attrs.match(/class="([^"]*)"/)[1]), ['title', 'detail']);
+  assert.ok(!short.some(l => l.attrs.includes('textLength')));
+  const long = lines(resultMarkup(444, 320, { color: 'black', title: 'alexandra (captain) wins', detail: 'Box -4 · alexandra takes the box' }));
+  assert.equal(long[0].attrs.match(/class="([^"]*)"/)[1], 'title long', 'a long title: the smaller type');
+  for (const big of [false, true]) {
+    const huge = lines(resultMarkup(444, 320, { color: 'black', title: 'x'.repeat(60), detail: 'y'.repeat(90) }, big));
+    for (const l of huge) {
+      const room = Number(l.attrs.match(/textLength="(\d+)"/)[1]);
+      assert.ok(room > 0 && room < plaqueSize(big).w - 90 * (big ? 1.6 : 1), `pressed inside the plaque: ${room}`);
+      assert.match(l.attrs, /lengthAdjust="spacingAndGlyphs"/);
+    }
+  }
 });

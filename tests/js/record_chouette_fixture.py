@@ -29,7 +29,10 @@ def main():
     game = game.opening_roll(box_die=1, team_die=3)
     move = game.move(2, [{"from": 17, "to": 20}, {"from": 19, "to": 20}])
     answers = move.double(1)
-    out = {"move": state(session, game), "answers": state(session, answers)}
+    dropped = answers
+    for member in (2, 3, 4):  # every member drops the box's double: the game is over, no winner on the board
+        dropped = dropped.drop(member)
+    out = {"move": state(session, game), "answers": state(session, answers), "dropped": dropped.result().to_dict()}
     path = Path(__file__).with_name("fixtures") / "chouette.json"
     path.write_text(json.dumps(out, indent=1))
 

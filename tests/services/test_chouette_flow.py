@@ -304,3 +304,29 @@ def test_a_captain_away_too_long_on_his_move_leaves_and_the_next_member_plays(se
     assert ids[1] in game.departed and game.captain == ids[2] and game.roller == ids[2]
     assert ids[1] in session.leaving
     assert ChouetteEvent.objects.filter(chouette=c, type="unseat", payload__reason="absent").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_games_end_carries_its_final_position_and_the_snapshot_finds_it_again():
+    """``game_end`` says where the checkers stood (the next game starts at once), and a viewer's
+    snapshot has the last end as ``lastEnd``: its result, lines, scores, final position and age."""
+    humans = _players(3, prefix="e")
+    by_id = {p.pk: p for p in humans}
+    c, _ = _open(humans, [6, 5, 4, 3, 6])
+    assert chouette_view.snapshot(Chouette.objects.get(pk=c.pk), humans[0].pk)["lastEnd"] is None
+    with services.use_dice(CycleDice()):
+        play_game_out(c.pk, by_id)
+    c = Chouette.objects.get(pk=c.pk)
+    finished = ChouetteGame.objects.get(chouette=c, number=1)
+    final = ce.ChouetteGame.from_dict(finished.state).position.to_dict()
+    end = ChouetteEvent.objects.get(chouette=c, type="game_end")
+    assert end.payload["position"] == final and end.payload["number"] == 1
+    if end.payload["result"]["ending"] == "bearoff":
+        assert 15 in (final["whiteOff"], final["blackOff"]), "borne off: one side's fifteen are off"
+    snap = chouette_view.snapshot(c, None)
+    assert snap["game"]["number"] == 2, "the next game has begun"
+    last = snap["lastEnd"]
+    assert last["number"] == 1 and last["position"] == final
+    assert last["result"] == finished.result and last["lines"] == end.payload["lines"]
+    assert last["scores"] == end.payload["scores"]
+    assert 0 <= last["ago"] < 60
