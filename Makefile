@@ -36,9 +36,12 @@ run: install catalogues
 	$(PY) -m backgammon_site.serve -b 127.0.0.1 -p $(PORT) $(DAPHNE_FLAGS) backgammon_site.asgi:application & \
 	wait -n
 
+# The tests run in TEST_WORKERS processes (pytest-xdist, one a core; each has its own test
+# database and Redis database, tests/support.py); TEST_WORKERS=0 runs them in one process.
+TEST_WORKERS ?= 2
 test: install catalogues
-	$(PY) -m pytest -m "not postgres" --durations=30
-	$(PY) -m tests.pg_pass
+	$(PY) -m pytest -m "not postgres" -n $(TEST_WORKERS) --dist loadscope --durations=30
+	$(PY) -m tests.pg_pass -n $(TEST_WORKERS) --dist loadscope
 	@if command -v node >/dev/null 2>&1 && ls tests/js/*.test.mjs >/dev/null 2>&1; then \
 		node --test tests/js/*.test.mjs; \
 	fi

@@ -65,9 +65,22 @@ def require_postgres():
     return url
 
 
+def per_worker_redis(url: str) -> str:
+    """The Redis database of this test process: under pytest-xdist (``make test`` runs two
+    processes) worker N uses the database N below TEST_REDIS_URL's (15, 14, ...), so one
+    worker's flush never empties another's keys."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw"):
+        return url
+    base, _, db = url.rpartition("/")
+    if not db.isdigit():
+        return url
+    return f"{base}/{(int(db) - int(worker[2:])) % 16}"
+
+
 def require_redis():
     """Return TEST_REDIS_URL if a Redis server answers PING there, else skip/fail."""
-    url = os.environ.get("TEST_REDIS_URL") or DEFAULT_TEST_REDIS_URL
+    url = per_worker_redis(os.environ.get("TEST_REDIS_URL") or DEFAULT_TEST_REDIS_URL)
     try:
         import redis
 

@@ -1,6 +1,6 @@
 """The short variant of ``bench/soak.py`` that CI runs: the embedded site (as ``make run``
 serves it) and PostgreSQL + Redis with two web processes, each kept busy for about a minute
-and a half, must show flat lines; and the same short soak must fail when the site leaks one
+(sampled every 2 s), must show flat lines; and the same short soak must fail when the site leaks one
 open file per request (a leak planted from outside the project, in a ``sitecustomize``).
 The long runs and their figures are the bench's (docs/DEPLOY.md, "Soak")."""
 
@@ -24,8 +24,8 @@ else:
 '''
 
 
-def run_short(tmp_path, setup, minutes=1.5, env=None):
-    result = soak.soak(setup, minutes=minutes, agents=3, tables=1, level="beginner", every=3.0,
+def run_short(tmp_path, setup, minutes=1.0, env=None):
+    result = soak.soak(setup, minutes=minutes, agents=3, tables=1, level="beginner", every=2.0,
                        redis_port=free_port(), tmp=tmp_path / "site", env=env)
     return result, soak.report(result, warmup_share=0.25, max_memory=0.25)
 
@@ -72,7 +72,7 @@ def test_the_soak_fails_a_site_that_keeps_one_file_per_request(tmp_path):
     leak = tmp_path / "leak"
     leak.mkdir()
     (leak / "sitecustomize.py").write_text(LEAK)
-    result, failures = run_short(tmp_path, "embedded", minutes=1.0,
+    result, failures = run_short(tmp_path, "embedded", minutes=0.6,
                                  env={"PYTHONPATH": f"{leak}:{soak.ROOT}"})
     assert any(f.startswith("web0 files grew") for f in failures), failures
 
