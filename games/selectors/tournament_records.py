@@ -39,7 +39,7 @@ def _latest_analyses(match_ids: list) -> dict:
 def _with_moves(match_ids: list) -> set:
     """The matches in which a move was made (the ones with a record worth filing)."""
     return set(GameEvent.objects.filter(game__match_id__in=match_ids, type="move")
-               .values_list("game__match_id", flat=True).distinct())
+               .order_by().values_list("game__match_id", flat=True).distinct())
 
 
 def match_records(matches: list) -> dict:
