@@ -2,6 +2,8 @@
 the ones the lobby's form offers): chosen by the service, the club's form and the command,
 shown by the pages and the bot API; a bad preset refused with its code."""
 
+from datetime import timedelta
+
 import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
@@ -9,6 +11,7 @@ from django.test import Client
 from games import clock, services
 from games.errors import BadRequest
 from games.models import Club, Match, Tournament
+from games.tournament import load
 from tests.api.conftest import agents  # noqa: F401 - the fixture
 from tests.tournament_site.conftest import tournament_matches
 
@@ -31,6 +34,24 @@ def test_a_live_tournament_with_a_preset_creates_its_matches_with_that_clock(peo
     services.match_leave(match_id=matches[1].pk, player=matches[1].black)
     final = tournament_matches(t.pk)[-1]  # the next round's match too
     assert final.status == Match.PLAYING and (final.clock_delay, final.clock_bank) == (delay, bank)
+
+
+def test_a_player_whose_tournament_clock_runs_out_loses_and_the_event_files_the_forfeit(people):
+    t = services.tournament_create(by=people[0], name="Bullet final", format="knockout", length=1,
+                                   clock_preset="bullet")
+    for p in people[:2]:
+        services.tournament_enter(tournament_id=t.pk, player=p)
+    services.tournament_start(tournament_id=t.pk)
+    (m,) = tournament_matches(t.pk)
+    game = m.games.get()
+    on_clock = m.player_of(game.clock_color)
+    assert services.expire_clocks(now=game.clock_deadline - timedelta(seconds=1)) == 0
+    assert services.expire_clocks(now=game.clock_deadline + timedelta(seconds=1)) == 1
+    m.refresh_from_db()
+    assert (m.status, m.end_reason) == (Match.FINISHED, "timeout") and m.winner_id != on_clock.pk
+    done = Tournament.objects.get(pk=t.pk)
+    assert (done.status, done.winner_id) == (Tournament.FINISHED, m.winner_id)
+    assert load(done.state).results["M-R1-1"].result.kind == "forfeit"
 
 
 def test_a_tournament_without_a_preset_has_no_clock(people):
