@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from datetime import timedelta
 
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from games import conf
 
@@ -37,6 +38,32 @@ def freeze(moment):
 
 
 DAY = 86_400  # seconds
+
+#: The named live clocks (seconds of delay per decision, seconds of bank per match point)
+#: offered by the lobby's new-match form and chosen by a tournament (docs/TOURNAMENTS.md,
+#: "Clocks"). A preset is a shortcut for the two numbers a match keeps; renaming one would
+#: change what stored tournaments mean, so names are only ever added.
+CLOCK_PRESETS = {
+    "bullet": (8, 30),
+    "blitz": (12, 60),
+    "rapid": (15, 120),
+    "standard": (20, 180),
+}
+
+
+PRESET_LABELS = {"bullet": gettext_lazy("Bullet"), "blitz": gettext_lazy("Blitz"), "rapid": gettext_lazy("Rapid"),
+                 "standard": gettext_lazy("Standard")}
+
+
+def preset(name):
+    """The ``(delay, bank per point)`` of a clock preset (None when there is no such preset)."""
+    return CLOCK_PRESETS.get(name) if isinstance(name, str) else None
+
+
+def preset_choices() -> list:
+    """The presets as the forms offer them: ``[{"name", "label", "delay", "bank"}]``."""
+    return [{"name": name, "label": PRESET_LABELS.get(name, name), "delay": delay, "bank": bank}
+            for name, (delay, bank) in CLOCK_PRESETS.items()]
 CORR_DAYS = (1, 2, 3, 5)  # the days per move a correspondence match may give
 CORR_MAX_BANK_DAYS = 30
 

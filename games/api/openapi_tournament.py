@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.api.schema import AUTH, ERR, json_body, ref
+from games.clock import CLOCK_PRESETS
 
 TOURNAMENT_ID = {"name": "tournamentId", "in": "path", "required": True, "schema": {"type": "integer"}}
 COMMON = {"401": ERR, "404": ERR, "429": ERR}
@@ -29,6 +30,11 @@ SUMMARY = {
         "checkInMinutes": {"type": "integer"}, "lateEntries": {"type": "boolean"},
         "correspondence": {"type": "object", "properties": {"days": {"type": "integer"},
                                                             "bankDays": {"type": "integer"}}},
+        "clock": {"type": "object", "nullable": True, "description": "The live clock preset of its matches "
+                  "(null: no clock).", "properties": {
+                      "preset": {"type": "string", "enum": list(CLOCK_PRESETS)},
+                      "label": {"type": "string", "description": "Its name in the reader's language."},
+                      "delay": {"type": "integer"}, "bankPerPoint": {"type": "integer"}}},
     },
 }
 
@@ -41,7 +47,8 @@ DETAIL = {
             "isBot": {"type": "boolean"}, "status": {"type": "string", "enum": ["entered", "waiting", "withdrawn", "disqualified", "removed"]},
             "seed": {"type": "integer", "nullable": True}}}},
         "standings": {"type": "array", "items": {"type": "object", "description": "rank (null: not decided), "
-                      "player, name, score, wins, losses, byes, buchholz, headToHead, pointsDiff, status"}},
+                      "player, name, score, wins, losses, byes, buchholz, headToHead, pointsDiff, status, pr "
+                      "(the player's PR in the event, null before an analysis)"}},
         "bracket": {"type": "array", "items": {"type": "object"}, "description": "Bracket formats: every match "
                     "with key, label, round, a, b, aFrom, bFrom, status, winner (and the names)."},
         "matches": {"type": "array", "items": {"type": "object", "properties": {
@@ -50,7 +57,18 @@ DETAIL = {
             "black": {"type": "object"}, "length": {"type": "integer"},
             "winner": {"type": "integer", "nullable": True}, "endReason": {"type": "string", "nullable": True},
             "deadline": {"type": "string", "nullable": True}, "replaced": {"type": "boolean"},
-            "forced": {"type": "string", "nullable": True}}}},
+            "forced": {"type": "string", "nullable": True}, "url": {"type": "string"},
+            "mat": {"type": "string", "nullable": True, "description": "The .mat file (a finished match with a move)."},
+            "analysis": {"type": "object", "nullable": True, "properties": {
+                "id": {"type": "integer"}, "status": {"type": "string"}, "depth": {"type": "integer"},
+                "url": {"type": "string"}, "whitePr": {"type": "number", "nullable": True},
+                "blackPr": {"type": "number", "nullable": True}, "whiteDecisions": {"type": "integer"},
+                "blackDecisions": {"type": "integer"}}}}}},
+        "prTable": {"type": "array", "description": "The PR table of the event, best PR first.",
+                    "items": {"type": "object", "properties": {
+                        "player": {"type": "integer"}, "name": {"type": "string"},
+                        "pr": {"type": "number", "nullable": True}, "decisions": {"type": "integer"},
+                        "analysed": {"type": "integer"}, "played": {"type": "integer"}}}},
         "directors": {"type": "array", "items": {"type": "string"}},
         "waitingList": {"type": "array", "items": PLAYER, "description": "In the order they are promoted."},
         "pending": {"type": "array", "items": {"type": "object"}, "description": "The undecided pairings (key, "

@@ -12,6 +12,7 @@ from games import clock
 
 from games.models import DirectorAction, Entry, Match, Player, Tournament, TournamentMatch
 from games.selectors.clubs import club_directs
+from games.selectors.tournament_records import match_records, pr_table
 from games.tournament import load
 
 UPCOMING, RUNNING, FINISHED = "upcoming", "running", "finished"
@@ -73,7 +74,18 @@ def summary(t: Tournament, *, entrants: int) -> dict:
         "paused": t.paused_at is not None,
         "ratingBand": [t.min_rating, t.max_rating], "checkInMinutes": t.check_in_minutes,
         "lateEntries": t.late_entries, "correspondence": {"days": t.corr_days, "bankDays": t.corr_bank_days},
+        "clock": clock_of(t),
     }
+
+
+def clock_of(t: Tournament) -> dict | None:
+    """The live clock preset its matches get (None: no clock)."""
+    name = (t.options or {}).get("clock")
+    found = clock.preset(name)
+    if found is None or t.corr_days:
+        return None
+    return {"preset": name, "label": str(clock.PRESET_LABELS.get(name, name)), "delay": found[0],
+            "bankPerPoint": found[1]}
 
 
 def tournament_detail(t: Tournament, viewer: Player | None = None) -> dict:
@@ -94,7 +106,12 @@ def tournament_detail(t: Tournament, viewer: Player | None = None) -> dict:
     out["bracket"] = [] if event is None or not hasattr(event, "bracket") else [
         {**node, "aName": names.get(node["a"]), "bName": names.get(node["b"]),
          "winnerName": names.get(node["winner"])} for node in event.bracket()]
-    out["matches"] = [_match(link, names) for link in links]
+    records = match_records([link.match for link in links])
+    out["matches"] = [{**_match(link, names), **records[link.match_id]} for link in links]
+    out["prTable"] = pr_table([link.match for link in links if not link.replaced], records, names)
+    prs = {row["player"]: row["pr"] for row in out["prTable"]}
+    for row in out["standings"]:
+        row["pr"] = prs.get(row["player"])
     out["pending"] = [] if event is None else [
         {"key": p.key, "label": p.label, "a": p.a, "aName": names.get(p.a), "b": p.b, "bName": names.get(p.b)}
         for p in event.pending() if not p.is_bye]
@@ -158,7 +175,8 @@ def _match(link: TournamentMatch, names: dict) -> dict:
 def standings_json(t: Tournament) -> dict:
     """What ``manage.py tournament show`` prints."""
     detail = tournament_detail(t)
-    return {key: detail[key] for key in ("id", "name", "format", "status", "winner", "entrants", "standings")}
+    return {key: detail[key] for key in ("id", "name", "format", "status", "winner", "entrants", "standings", "clock",
+                                         "prTable")}
 
 
 __all__ = ["tournament_list", "tournament_sections", "tournament_detail", "is_director", "director_log",

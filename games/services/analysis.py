@@ -34,10 +34,21 @@ from django.utils.translation import gettext, gettext_noop
 
 from games.engine.errors import Message
 
-__all__ = ["DEPTHS", "KIND", "MatRefused", "analysis_after_match", "analysis_request", "analysis_upload",
+__all__ = ["DEPTHS", "KIND", "MatRefused", "add_analysis_done_hook", "analysis_after_match", "analysis_request", "analysis_upload",
            "analysis_retry", "analysis_cancel", "analysis_run", "analysis_events"]
 
 KIND = "analysis"
+#: Called with each :class:`~games.models.Analysis` whose result was just stored (registered
+#: by :func:`add_analysis_done_hook` from ``GamesConfig.ready``; e.g. a tournament's page
+#: shows the new PR).
+ANALYSIS_DONE_HOOKS: list = []
+
+
+def add_analysis_done_hook(hook) -> None:
+    """Run ``hook(analysis)`` after every analysis's result is stored (once, however often added)."""
+    if hook not in ANALYSIS_DONE_HOOKS:
+        ANALYSIS_DONE_HOOKS.append(hook)
+
 DEPTHS = (0, 1, 2, 3)
 MAX_UPLOAD_BYTES = 512 * 1024
 
@@ -264,5 +275,7 @@ def analysis_run(job: Job, report) -> str:
         result=result, finished_at=timezone.now(),
         white_pr=stats["white"]["overall"]["pr"], black_pr=stats["black"]["overall"]["pr"],
         white_decisions=stats["white"]["overall"]["decisions"], black_decisions=stats["black"]["overall"]["decisions"])
+    for hook in ANALYSIS_DONE_HOOKS:
+        hook(analysis)
     return Message(gettext_noop("Games analysed: %(games)s, at %(depth)s-ply, in %(seconds)s s"),
                    {"games": len(games), "depth": analysis.depth, "seconds": f"{result['seconds']:.1f}"})

@@ -99,11 +99,12 @@ def create_pairing_match(tournament: Tournament, pairing, *, now) -> Match:
     (a house bot on roll is queued by the commit's batch like in any match)."""
     white, black = Player.objects.get(pk=pairing.a), Player.objects.get(pk=pairing.b)
     options = tournament.options or {}
+    delay, bank = (0, 0) if tournament.corr_days else (clock.preset(options.get("clock")) or (0, 0))
     match = Match.objects.create(
         white=white, black=black, length=pairing.length, status=Match.PLAYING, started_at=now,
         cube=bool(options.get("cube", True)) and pairing.length > 1, crawford=bool(options.get("crawford", True)),
         rated=not (white.is_guest or black.is_guest) and bool(options.get("rated", True)),
-        corr_days=tournament.corr_days, corr_bank_days=tournament.corr_bank_days,
+        corr_days=tournament.corr_days, corr_bank_days=tournament.corr_bank_days, clock_delay=delay, clock_bank=bank,
     )
     if clock.has_clock(match):
         match.white_bank_ms = match.black_bank_ms = clock.initial_bank_ms(match)

@@ -36,7 +36,8 @@ MAX_RATING = 5000
 LATE_FORMATS = ("swiss", "arena")  # the formats that take entries once running
 # Options of the site, not of the pure event: the match's cube and Crawford rule, whether
 # it is rated, how long an arena lasts.
-SITE_OPTIONS = {"cube": True, "crawford": True, "rated": True, "minutes": 60}
+# ``clock``: the name of a live clock preset (``games.clock.CLOCK_PRESETS``) its matches get.
+SITE_OPTIONS = {"cube": True, "crawford": True, "rated": True, "minutes": 60, "clock": None}
 
 
 def pure_options(format: str, options: dict, *, start=None) -> dict:
@@ -57,6 +58,9 @@ def _check_options(format: str, options) -> dict:
     for name in ("cube", "crawford", "rated"):
         if name in options and type(options[name]) is not bool:
             raise BadRequest("bad_option", _("'%(name)s' must be true or false.") % {"name": name})
+    if options.get("clock") is not None and clock.preset(options["clock"]) is None:
+        raise BadRequest("bad_clock_preset", _("A clock is one of %(values)s.")
+                         % {"values": ", ".join(clock.CLOCK_PRESETS)})
     minutes = options.get("minutes", 60)
     if type(minutes) is not int or not 1 <= minutes <= 24 * 60:
         raise BadRequest("bad_option", _("'minutes' (an arena's length) is a whole number from 1 to 1440."))
@@ -87,14 +91,15 @@ def _check_registration(format, *, starts_at, min_rating, max_rating, check_in_m
 def tournament_create(*, by: Player | None, name, format, length: int = 7, options=None, starts_at=None,
                       round_deadline_hours: int = 0, max_entrants=None, min_rating=None, max_rating=None,
                       check_in_minutes: int = 0, late_entries: bool = False, corr_days: int = 0,
-                      corr_bank_days: int = 0) -> Tournament:
+                      corr_bank_days: int = 0, clock_preset: str | None = None) -> Tournament:
     """A tournament open for entries. ``options`` are the format's (docs/TOURNAMENTS.md;
     camelCase: ``rounds``, ``seeding``, ``consolation``...) plus the site's (``cube``,
     ``crawford``, ``rated``, ``minutes`` of an arena); ``length`` is the default match
     length. ``by`` (None: the site) becomes its first director. Registration: a limit with
     a waiting list, a rating band, check-in ``check_in_minutes`` before ``starts_at``, late
     entries (Swiss, arena). ``corr_days`` / ``corr_bank_days``: its matches are played by
-    correspondence (docs/TOURNAMENTS.md)."""
+    correspondence (docs/TOURNAMENTS.md); ``clock_preset``: the live clock of its matches, a
+    name of ``games.clock.CLOCK_PRESETS`` (``bad_clock_preset`` otherwise)."""
     if by is not None:
         require_active(by)
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
@@ -106,6 +111,8 @@ def tournament_create(*, by: Player | None, name, format, length: int = 7, optio
     lengths = dict(options.get("lengths") or {})
     lengths.setdefault("default", length)
     options["lengths"] = lengths
+    if clock_preset not in (None, ""):
+        options["clock"] = clock_preset
     options = _check_options(format, options)
     if type(round_deadline_hours) is not int or not 0 <= round_deadline_hours <= MAX_DEADLINE_HOURS:
         raise BadRequest("bad_deadline", _("The round deadline is a whole number of hours from 0 to %(MAX_DEADLINE_HOURS)s.")
@@ -118,6 +125,8 @@ def tournament_create(*, by: Player | None, name, format, length: int = 7, optio
     check_correspondence(corr_days, corr_bank_days, live=False)
     if corr_days and format == "arena":
         raise BadRequest("bad_clock", _("An arena is played live, not by correspondence."))
+    if corr_days and options.get("clock") is not None:
+        raise BadRequest("bad_clock", _("A tournament played by correspondence has no live clock."))
     with transaction.atomic():
         tournament = Tournament.objects.create(
             name=name.strip(), format=format, options=options, created_by=by, starts_at=starts_at,

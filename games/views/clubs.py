@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import services
+from games import clock, services
 from games.errors import ServiceError
 from games.models import Club
 from games.selectors import clubs as view
@@ -58,7 +58,8 @@ def club_page(request, club_id):
         c["deadlineText"] = when(c["deadline"])
     invite = (request.build_absolute_uri(f"/clubs/join/{detail['inviteToken']}/")
               if detail.get("inviteToken") else None)
-    return render(request, "club.html", {"c": detail, "you": detail.get("you"), "invite": invite})
+    return render(request, "club.html", {"c": detail, "you": detail.get("you"), "invite": invite,
+                                         "clock_presets": clock.preset_choices()})
 
 
 def club_members(request, club_id):
@@ -156,7 +157,8 @@ def club_tournament(request, club_id):
     try:
         t = services.club_tournament_create(
             club_id=club_id, by=player_of(request.user), name=request.POST.get("name", ""),
-            format=request.POST.get("format", ""), length=_number(request.POST.get("length") or 5))
+            format=request.POST.get("format", ""), length=_number(request.POST.get("length") or 5),
+            clock_preset=request.POST.get("clock") or None)
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("club_page", club_id=club_id)

@@ -31,6 +31,7 @@ def home(request):
     player = player_of(request.user)
     mine = selectors.running_matches(player) if player is not None else []
     return render(request, "home.html", {"bot_levels": _bot_levels(), "form": NEW_MATCH_DEFAULTS,
+                                         "clock_presets": clock.preset_choices(),
                                          "my_matches": mine, "me": player,
                                          "chouettes": chouette_view.open_chouettes(10)})
 
@@ -135,6 +136,19 @@ def _aids_options(post) -> dict:
     return options
 
 
+def _clock_options(post) -> dict:
+    """The form's clock: a preset (``clock_preset``) or the delay and bank typed in."""
+    name = (post.get("clock_preset") or "").strip()
+    if name:
+        found = clock.preset(name)
+        if found is None:
+            raise BadRequest("bad_clock_preset", gettext("A clock is one of %(values)s.")
+                             % {"values": ", ".join(clock.CLOCK_PRESETS)})
+        return {"clock_delay": found[0], "clock_bank": found[1]}
+    return {"clock_delay": _int(post.get("clock_delay"), 0, gettext("The delay")),
+            "clock_bank": _int(post.get("clock_bank"), 0, gettext("The time bank"))}
+
+
 def _match_options(post) -> dict:
     """The new-match form as ``services.match_create`` keyword arguments."""
     money = post.get("kind") == "money"
@@ -145,8 +159,7 @@ def _match_options(post) -> dict:
         "cube": on("cube"),
         "cube_limit": None if limit in ("", "0", "none") else _int(limit, 64, gettext("The cube limit")),
         "crawford": on("crawford"),
-        "clock_delay": _int(post.get("clock_delay"), 0, gettext("The delay")),
-        "clock_bank": _int(post.get("clock_bank"), 0, gettext("The time bank")),
+        **_clock_options(post),
         "corr_days": _int(post.get("corr_days"), 0, gettext("The days per move")),
         "private": on("private"),
         "spectators_allowed": on("spectators"),

@@ -66,7 +66,8 @@ def test_tournament_pages_on_a_desktop_and_a_phone(site_server, new_page, screen
     page.goto(f"{base}/tournaments/{finished}/")
     assert page.locator("#bracket .b-match").count() == 7
     assert page.locator(".b-player.won").count() == 7
-    assert page.locator("#tables a").count() == 7
+    assert page.locator("#tables li").count() == 7
+    assert page.locator("#tables a.t-mat").count() == 7  # each finished match's .mat
     assert fits_the_phone(page)
     page.screenshot(path=str(screenshots / "tournament-bracket-phone.png"), full_page=True)
     page.set_viewport_size(DESKTOP)
@@ -135,3 +136,36 @@ def test_a_player_on_another_page_is_told_that_their_tournament_match_is_ready(s
     pages[ann].screenshot(path=str(screenshots / "tournament-notice-phone.png"), full_page=True)
     pages[ann].locator("#live-notices .live-notice a").click()
     pages[ann].wait_for_url("**/games/*/")
+
+
+RUN_ANALYSES = """
+from games.models import Job
+from games.tasks.long import run_job
+for pk in list(Job.objects.filter(kind="analysis", status=Job.QUEUED).values_list("pk", flat=True)):
+    run_job.call_local(pk)
+"""
+
+
+def test_the_pr_table_fills_in_on_an_open_page_as_the_analyses_finish(site_server, new_page, screenshots,
+                                                                      monkeypatch):
+    base, _ = site_server
+    monkeypatch.setenv("GAMES_ANALYSIS_AUTO", "1")  # the automatic analysis of every finished match,
+    monkeypatch.setenv("GAMES_ANALYSIS_DEPTH", "0")  # at 0-ply to be quick
+    pk = manage(site_server, "tournament", "create", "--name", "PR night", "--format", "knockout", "--length", "1",
+                "--bots", "random:2", "--start", "now")
+    manage(site_server, "shell", "-c", RUN_TO_END.format(pk=pk))  # the match ends: its analysis is queued
+    page = new_page(PHONE)
+    page.goto(f"{base}/tournaments/{pk}/")
+    assert page.locator("#tables a.t-mat").count() == 1
+    assert page.locator("#tables a.t-analysis.status-queued").count() == 1
+    assert page.locator("#pr-table tbody tr").count() == 2
+    assert page.locator("#pr-table td.pr").all_inner_texts() == ["–", "–"]
+    manage(site_server, "shell", "-c", RUN_ANALYSES)  # a long worker's run, in another process
+    # the page hears of the new version (its socket's idle ping at the latest) and fetches its fragment
+    page.wait_for_selector("#tables a.t-analysis.status-done", timeout=45_000)
+    prs = page.locator("#pr-table td.pr").all_inner_texts()
+    assert all(pr != "–" for pr in prs) and [float(pr) for pr in prs] == sorted(float(pr) for pr in prs)
+    assert "Analysis: PR" in page.locator("#tables").inner_text() and fits_the_phone(page)
+    page.screenshot(path=str(screenshots / "tournament-pr-table-phone.png"), full_page=True)
+    mat = page.request.get(base + page.locator("#tables a.t-mat").get_attribute("href"))
+    assert mat.ok and "1 point match" in mat.text()

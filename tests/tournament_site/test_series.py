@@ -65,3 +65,18 @@ def test_a_bad_series_is_refused(fields, code):
         services.tournament_series_create(**args)
     assert exc.value.code == code
     assert not TournamentSeries.objects.exists() and not Tournament.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_series_with_a_clock_preset_gives_each_occurrence_that_clock_and_a_bad_one_is_refused():
+    out = io.StringIO()
+    call_command("tournament", "series", "--name", "Blitz Tuesday", "--format", "swiss", "--length", "3",
+                 "--start", TUESDAY.isoformat(), "--every", "FREQ=WEEKLY;BYDAY=TU", "--clock", "blitz", stdout=out)
+    run_at(TUESDAY - timedelta(hours=23))
+    (first,) = Tournament.objects.all()
+    assert first.options["clock"] == "blitz"
+    with pytest.raises(BadRequest) as refused:
+        services.tournament_series_create(by=None, name="Bad", format="swiss", length=3, options={"clock": "nope"},
+                                          rrule="FREQ=WEEKLY", first_start=TUESDAY)
+    assert refused.value.code == "bad_clock_preset"
+    assert TournamentSeries.objects.count() == 1

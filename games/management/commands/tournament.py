@@ -7,7 +7,8 @@ the new tournament's id; ``--start now`` makes the draw at once, an ISO time lea
 the workers' periodic work. ``show ID`` prints its standings as JSON. ``series ... --start
 ISO --every RRULE [--lead HOURS]`` repeats a tournament on a schedule (prints the series id).
 Registration: ``--max-entrants N`` (then a waiting list), ``--rating-band LOW:HIGH``,
-``--check-in MINUTES``, ``--late-entries``; over days: ``--corr-days D [--corr-bank-days B]``.
+``--check-in MINUTES``, ``--late-entries``; over days: ``--corr-days D [--corr-bank-days B]``;
+a live clock for every match: ``--clock PRESET`` (a name of ``games.clock.CLOCK_PRESETS``).
 The director's actions, done as the site (logged without a name): ``pause ID``, ``resume
 ID``, ``withdraw ID PLAYER``, ``disqualify ID PLAYER``, ``award ID KEY WINNER``, ``repair ID``
 (``--reason TEXT`` for each); players by id."""
@@ -19,6 +20,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from games import services
+from games.clock import CLOCK_PRESETS
 from games.errors import ServiceError
 from games.models import Tournament
 from games.selectors.tournaments import standings_json
@@ -81,6 +83,8 @@ class Command(BaseCommand):
         create.add_argument("--late-entries", action="store_true", help="Swiss, arena: entries once running")
         create.add_argument("--corr-days", type=int, default=0, help="correspondence: days per move")
         create.add_argument("--corr-bank-days", type=int, default=0, help="correspondence: the bank in days")
+        create.add_argument("--clock", default=None, metavar="PRESET",
+                            help=f"a live clock for every match: {', '.join(CLOCK_PRESETS)}")
         series = sub.add_parser("series", help="a tournament repeated on a schedule; prints the series id")
         series.add_argument("--name", required=True)
         series.add_argument("--format", required=True,
@@ -91,6 +95,7 @@ class Command(BaseCommand):
         series.add_argument("--every", required=True, help="an iCalendar RRULE, e.g. FREQ=WEEKLY;BYDAY=TU")
         series.add_argument("--lead", type=int, default=24, help="hours before each start it opens for entries")
         series.add_argument("--round-deadline", type=int, default=0)
+        series.add_argument("--clock", default=None, metavar="PRESET", help="a live clock preset for every match")
         show = sub.add_parser("show", help="print a tournament's standings as JSON")
         show.add_argument("id", type=int)
         start = sub.add_parser("start", help="make the draw now")
@@ -130,7 +135,7 @@ class Command(BaseCommand):
             by=None, name=opts["name"], format=opts["format"], length=opts["length"], options=options,
             starts_at=starts_at, round_deadline_hours=opts["round_deadline"], max_entrants=opts["max_entrants"],
             min_rating=low, max_rating=high, check_in_minutes=opts["check_in"], late_entries=opts["late_entries"],
-            corr_days=opts["corr_days"], corr_bank_days=opts["corr_bank_days"])
+            corr_days=opts["corr_days"], corr_bank_days=opts["corr_bank_days"], clock_preset=opts["clock"])
         for level, count in bots:
             services.tournament_add_bots(tournament_id=tournament.pk, level=level, count=count)
         if opts["start"] == "now":
@@ -142,6 +147,8 @@ class Command(BaseCommand):
         if start is None:
             raise CommandError("--start of a series is the first occurrence, an ISO time.")
         options = {"rounds": opts["rounds"]} if opts["rounds"] is not None else {}
+        if opts["clock"] is not None:
+            options["clock"] = opts["clock"]
         series = services.tournament_series_create(
             by=None, name=opts["name"], format=opts["format"], length=opts["length"], options=options,
             rrule=opts["every"], first_start=start, lead_hours=opts["lead"],
