@@ -219,7 +219,9 @@ class RedisBus:
                     if writer is None:
                         reader, writer = await resp.connect(self.url)
                     writer.write(data)
-                    await asyncio.wait_for(self._replies(reader, len(batch)), self.HEALTH)
+                    async with asyncio.timeout(self.HEALTH):  # no task of its own, unlike wait_for
+                        for _ in batch:
+                            await resp.reply(reader)
                     self._ok()
                     break
                 except asyncio.CancelledError:
@@ -230,11 +232,6 @@ class RedisBus:
                     writer = reader = None
                     if attempt == 2:
                         self._failed("publish", exc)
-
-    @staticmethod
-    async def _replies(reader, n: int) -> None:
-        for _ in range(n):
-            await resp.reply(reader)
 
     def publish_threadsafe(self, kind: str, target: str, message: dict) -> None:
         """Publish from a thread without an event loop (a worker process)."""
