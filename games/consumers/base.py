@@ -246,9 +246,15 @@ class SocketConsumer(AsyncWebsocketConsumer):
         if wire is not None and wire.owner is self:
             wire.owner = None
 
+    _pong = (object(), "")  # (what it was made for, the pong's text): an idle socket's pings reuse it
+
     def pong_text(self) -> str:
-        """The ``pong``: what this socket has sent its client."""
-        return dumps({"t": "pong", "v": None, "d": {"v": self.sent}})
+        """The ``pong``: what this socket has sent its client (made again only once that
+        changed: the server pings an idle socket every few seconds)."""
+        key = self.sent
+        if self._pong[0] != key:
+            self._pong = (key, dumps({"t": "pong", "v": None, "d": {"v": key}}))
+        return self._pong[1]
 
     def behind(self, version, game) -> bool:
         """Whether an idle ping carrying ``version`` (and ``game``) shows a client missing something."""

@@ -184,7 +184,10 @@ class GameConsumer(SocketConsumer):
             await self.catch_up(None)
 
     def pong_text(self) -> str:
-        return dumps({"t": "pong", "v": None, "d": {"game": self.game_id, "v": self.sent}})
+        key = (self.game_id, self.sent)
+        if self._pong[0] != key:
+            self._pong = (key, dumps({"t": "pong", "v": None, "d": {"game": key[0], "v": key[1]}}))
+        return self._pong[1]
 
     def behind(self, version, game) -> bool:
         return ((type(version) is int and game in (None, self.game_id) and version < self.sent)
