@@ -32,10 +32,12 @@ from __future__ import annotations
 
 import gc
 import os
+import pprint
 import random
 import sys
 import time
 
+from autobahn.websocket import protocol as autobahn_protocol
 from daphne import server as daphne_server
 from daphne.cli import CommandLineInterface
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
@@ -69,6 +71,41 @@ def eager_write(transport, data: bytes) -> None:
         transport.write(data[sent:])
 
 
+def text_frame(payload: bytes) -> bytes:
+    """A server's websocket frame (RFC 6455, 5.2) of one whole text message: FIN, opcode 1, not
+    masked, the payload's length in 7, 16 or 64 bits."""
+    n = len(payload)
+    if n < 126:
+        return bytes((0x81, n)) + payload
+    if n < 65536:
+        return b"\x81\x7e" + n.to_bytes(2, "big") + payload
+    return b"\x81\x7f" + n.to_bytes(8, "big") + payload
+
+
+class _Formatted:
+    """``pprint.pformat(value)``, worked out only if it is ever printed."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __str__(self):
+        return pprint.pformat(self.value)
+
+    __repr__ = __format__ = lambda self, *_: str(self)
+
+
+def lazy_pformat(value, *args, **kwargs):
+    """autobahn formats the list of every option of each new connection for a debug line that
+    is not logged (about 3 ms of CPU a socket: a reconnection storm of 2000 sockets cost
+    seconds): that list's formatting waits until the line is written. Anything else (a
+    ``__str__`` must return text) is formatted at once, as before."""
+    if type(value) is list and not (args or kwargs):
+        return _Formatted(value)
+    return pprint.pformat(value, *args, **kwargs)
+
+
 class KeepaliveWebSocketProtocol(WebSocketProtocol):
     """Daphne's protocol, whose keepalive ping is not sent to a client that pings us, and
     whose message limit bounds what clients send, not what it sends them.
@@ -85,7 +122,7 @@ class KeepaliveWebSocketProtocol(WebSocketProtocol):
     wire = None
 
     def onConnect(self, request):
-        self.wire = Wire(self.send_text)
+        self.wire = Wire(self.send_text, self.send_texts)
         self.ping_every = 0.75 + 0.5 * random.random()  # x the wire's ``every``: idle sockets' pings spread out
         return super().onConnect(request)
 
@@ -104,6 +141,30 @@ class KeepaliveWebSocketProtocol(WebSocketProtocol):
         once the socket is closing (the consumer's disconnect follows)."""
         if self.state == self.STATE_OPEN:
             self.sendMessage(text.encode())
+
+    def send_texts(self, texts: list) -> None:
+        """Text frames from the attached consumer, in order, in one write (``Wire.send_many``)."""
+        if self.state != self.STATE_OPEN:
+            return
+        if not self.plain():
+            for text in texts:
+                self.sendMessage(text.encode())
+            return
+        payloads = [text.encode() for text in texts]
+        self.sendData(b"".join([text_frame(p) for p in payloads]))
+        n, stats = sum(map(len, payloads)), self.trafficStats
+        stats.outgoingWebSocketMessages += len(payloads)
+        stats.outgoingWebSocketFrames += len(payloads)
+        stats.outgoingOctetsAppLevel += n
+        stats.outgoingOctetsWebSocketLevel += n
+
+    def plain(self) -> bool:
+        """Whether a text message may be framed here (:func:`text_frame`): nothing of
+        autobahn's in play (no compression, fragmenting, masking, frame log or timings,
+        nothing queued) on an open socket."""
+        return (self.state == self.STATE_OPEN and self._perMessageCompress is None and not self.autoFragmentSize
+                and not self.send_queue and not self.logFrames and not self.trackedTimings
+                and not self.maskServerFrames)
 
     def check_timeouts(self):
         """Daphne's checks (every 2 s), then the server's ping of a socket silent for the
@@ -131,11 +192,23 @@ class KeepaliveWebSocketProtocol(WebSocketProtocol):
         if self.state == self.STATE_OPEN:
             self.trafficStats.outgoingOctetsWireLevel += len(data)
 
-    def sendMessage(self, payload, *args, **kwargs):
-        """Send ``payload`` whatever its size: the message limit is for what clients send."""
+    def sendMessage(self, payload, isBinary=False, *args, **kwargs):
+        """Send ``payload`` whatever its size: the message limit is for what clients send.
+
+        A text message (every frame of the site) is framed here when :meth:`plain`: one
+        header and :meth:`sendData`, without the checks of autobahn's ``sendMessage`` and
+        ``sendFrame`` (a few µs a frame, 8 frames a move: issue 32)."""
+        if not isBinary and not args and not kwargs and type(payload) is bytes and self.plain():
+            self.sendData(text_frame(payload))
+            n, stats = len(payload), self.trafficStats
+            stats.outgoingWebSocketMessages += 1
+            stats.outgoingWebSocketFrames += 1
+            stats.outgoingOctetsAppLevel += n
+            stats.outgoingOctetsWebSocketLevel += n
+            return None
         limit, self.maxMessagePayloadSize = self.maxMessagePayloadSize, 0
         try:
-            return super().sendMessage(payload, *args, **kwargs)
+            return super().sendMessage(payload, isBinary, *args, **kwargs)
         finally:
             self.maxMessagePayloadSize = limit
 
@@ -224,10 +297,19 @@ def profile_to(path: str, reactor) -> None:
     """Profile the event loop's thread (cProfile, in the thread's CPU time: waiting for the
     machine is not counted) until the server stops, then write the statistics to ``path``
     (``GAMES_PROFILE``: to see where a web process's time goes, e.g. under
-    ``bench/ws_bench.py``; the database threads are not in it)."""
+    ``bench/ws_bench.py``; the database threads are not in it). ``SIGUSR1`` starts it over: what
+    came before (start-up, the sockets' connections) is left out of the profile of a steady load."""
     import cProfile
+    import signal
 
     profile = cProfile.Profile(time.thread_time)
+
+    def restart(*_):
+        profile.disable()
+        profile.clear()
+        profile.enable()
+
+    signal.signal(signal.SIGUSR1, lambda *_: reactor.callFromThread(restart))
     reactor.addSystemEventTrigger("before", "shutdown", lambda: (profile.disable(), profile.dump_stats(path)))
     profile.enable()
 
@@ -240,6 +322,7 @@ def main(argv=None) -> None:
         profile_to(f"{os.environ['GAMES_PROFILE']}.{os.getpid()}", reactor)
     reactor.callWhenRunning(GarbageSchedule().start, reactor)
     daphne_server.WebSocketFactory = ClosingWebSocketFactory  # the name Server.run() builds
+    autobahn_protocol.pformat = lazy_pformat  # its per-connection debug line, formatted only if logged
     ServeCommand().run(sys.argv[1:] if argv is None else argv)
 
 

@@ -97,8 +97,7 @@ class GameConsumer(SocketConsumer):
 
     async def catch_up(self, since, with_chat=False):
         game_id, version, over, frames = await db(self._missing, self.game_id, since, with_chat)
-        for text in frames:
-            await self.send(text_data=text)
+        await self.send_frames(frames)
         self.game_id, self.sent, self.over = game_id, version, over
 
     async def _send_snapshot(self):
@@ -115,6 +114,7 @@ class GameConsumer(SocketConsumer):
         """A committed batch: forward our frames in order; a gap or an unknown game means
         something was lost, so read the rest from the database."""
         frames = message["views"].get(self.color) or message["views"][ANYONE]
+        out = []  # written together, before anything that waits (nothing reads ``sent`` between)
         for (game, version, kind), frame in zip(message["index"], frames):
             if game != self.game_id:
                 if game > self.game_id and kind == "game_start" and version == 1 and self.over:
@@ -122,16 +122,19 @@ class GameConsumer(SocketConsumer):
                 elif game < self.game_id:
                     continue  # an older game's late event (rematch offers): already read
                 else:
+                    await self.send_frames(out)
                     await self.catch_up(self.sent)
                     continue
             if version <= self.sent:
                 continue  # sent already (a catch-up got there first)
             if version != self.sent + 1:
+                await self.send_frames(out)
                 await self.catch_up(self.sent)
                 continue
-            await self.send(text_data=frame)
+            out.append(frame)
             self.sent = version
             self.over = kind == "game_end"
+        await self.send_frames(out)
 
     over = False
 
@@ -181,7 +184,10 @@ class GameConsumer(SocketConsumer):
             await self.catch_up(None)
 
     def pong_text(self) -> str:
-        return dumps({"t": "pong", "v": None, "d": {"game": self.game_id, "v": self.sent}})
+        key = (self.game_id, self.sent)
+        if self._pong[0] != key:
+            self._pong = (key, dumps({"t": "pong", "v": None, "d": {"game": key[0], "v": key[1]}}))
+        return self._pong[1]
 
     def behind(self, version, game) -> bool:
         return ((type(version) is int and game in (None, self.game_id) and version < self.sent)

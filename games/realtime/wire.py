@@ -17,7 +17,8 @@ own thread and between two of the consumer's steps:
   knows its socket is dead, without pinging itself;
 - takes the consumer's text frames straight to the socket (``send``): no ``websocket.send``
   message through Channels' send path, its session middleware and Daphne's reply hop
-  (8 frames a move with 4 sockets a game). Before the consumer attaches (the accept, the
+  (8 frames a move with 4 sockets a game; a batch's frames for one socket in one write:
+  ``send_many``). Before the consumer attaches (the accept, the
   first frames) and for a close, the consumer goes through Channels as usual; either way
   the frames are written in the order they are sent (neither path waits).
 
@@ -34,12 +35,14 @@ MAX_PING = 200  # bytes: a longer message is not an idle ping worth answering he
 
 
 class Wire:
-    __slots__ = ("owner", "every", "send")
+    __slots__ = ("owner", "every", "send", "send_many")
 
-    def __init__(self, send=None):
+    def __init__(self, send=None, send_many=None):
         self.owner = None  # the attached consumer: ``quick_pong(version, game)``, ``pong_text()``
         self.every = 0.0  # seconds of silence before the server's ping (0: none)
         self.send = send  # the protocol's ``send(text)``: a text frame now, nothing once closed
+        # ``send_many([text, ...])``: those frames in order, in one write to the socket
+        self.send_many = send_many or (lambda texts: [send(text) for text in texts])
 
     def answer(self, payload: bytes) -> str | None:
         """The pong for ``payload`` when it is an idle ping the protocol layer may answer

@@ -90,3 +90,87 @@ def test_the_twisted_internals_it_reads_are_there():
         assert transport.socket is not None
     finally:
         transport.socket.close()
+
+
+# -- the site's own framing of a text message (issue 32) --------------------------------------------------
+
+
+def _read_frames(data: bytes) -> list:
+    """The (first byte, payload) of each server frame in ``data`` (RFC 6455, 5.2: unmasked)."""
+    out = []
+    while data:
+        head, size, at = data[0], data[1] & 0x7F, 2
+        assert data[1] & 0x80 == 0  # a server never masks
+        if size == 126:
+            size, at = int.from_bytes(data[2:4], "big"), 4
+        elif size == 127:
+            size, at = int.from_bytes(data[2:10], "big"), 10
+        out.append((head, data[at:at + size]))
+        assert len(data) >= at + size
+        data = data[at + size:]
+    return out
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 65535, 65536, 200_000])
+def test_a_text_frame_is_a_whole_unmasked_text_message_of_any_length(size):
+    from backgammon_site.serve import text_frame
+
+    payload = bytes(i % 251 for i in range(size))
+    assert _read_frames(text_frame(payload)) == [(0x81, payload)]
+
+
+def _plain_protocol(transport):
+    from autobahn.websocket.protocol import TrafficStats
+
+    protocol = KeepaliveWebSocketProtocol.__new__(KeepaliveWebSocketProtocol)
+    protocol.transport, protocol.send_queue = transport, deque()
+    protocol.state = KeepaliveWebSocketProtocol.STATE_OPEN
+    protocol.trafficStats = TrafficStats()
+    protocol._perMessageCompress = None
+    protocol.autoFragmentSize = protocol.logFrames = protocol.trackedTimings = protocol.maskServerFrames = 0
+    return protocol
+
+
+def test_a_batch_of_frames_is_one_write_in_order_and_a_message_framed_here_reads_as_autobahns(pair):
+    transport, peer = pair
+    protocol = _plain_protocol(transport)
+    writes = []
+    send = transport.socket.send
+    transport.socket = SimpleNamespace(send=lambda data: writes.append(data) or send(data))
+    protocol.send_texts(['{"t": "move", "v": 6}', '{"t": "roll", "v": 7}' + " " * 300])
+    protocol.sendMessage(b'{"t": "pong"}')
+    assert len(writes) == 2  # the batch in one system call, then the pong
+    got = _read_frames(peer.recv(100_000))
+    assert got == [(0x81, b'{"t": "move", "v": 6}'), (0x81, b'{"t": "roll", "v": 7}' + b" " * 300),
+                   (0x81, b'{"t": "pong"}')]
+    assert protocol.trafficStats.outgoingWebSocketMessages == 3
+
+    autobahn = _plain_protocol(SimpleNamespace(write=writes.append))
+    autobahn.factory, autobahn.maxMessagePayloadSize = SimpleNamespace(isServer=True), 0
+    autobahn.logOctets = False
+    autobahn.log = SimpleNamespace(debug=lambda *a, **k: None)
+    autobahn.plain = lambda: False  # autobahn's own path
+    autobahn.sendMessage(b'{"t": "pong"}')
+    assert writes[-1] == b"\x81\x0d" + b'{"t": "pong"}' == writes[1]
+
+
+def test_once_closing_a_batch_is_not_sent(pair):
+    transport, peer = pair
+    protocol = _plain_protocol(transport)
+    protocol.state = KeepaliveWebSocketProtocol.STATE_CLOSING
+    protocol.send_texts(['{"t": "move"}', '{"t": "roll"}'])
+    peer.setblocking(False)
+    with pytest.raises(BlockingIOError):
+        peer.recv(100)
+
+
+def test_autobahns_option_list_is_formatted_only_when_its_line_is_written():
+    import pprint
+
+    from backgammon_site.serve import lazy_pformat
+
+    options = [("autoPingInterval", 0, "Factory")] * 3
+    formatted = lazy_pformat(options)
+    assert not isinstance(formatted, str)  # nothing worked out yet
+    assert str(formatted) == pprint.pformat(options) == "{}".format(formatted)
+    assert lazy_pformat({"a": 1}) == pprint.pformat({"a": 1})  # anything else: text at once

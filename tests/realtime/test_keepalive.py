@@ -117,3 +117,19 @@ def test_the_consumers_frames_go_straight_to_an_open_socket_and_nowhere_once_it_
     protocol.state = KeepaliveWebSocketProtocol.STATE_CLOSING
     protocol.send_text('{"t": "move", "v": 7}')
     assert protocol.sent == [b'{"t": "move", "v": 6}']
+
+
+def test_a_consumers_pong_is_made_once_per_version_and_always_says_what_it_has_sent():
+    import json
+
+    from games.consumers.game import GameConsumer
+
+    consumer = GameConsumer.__new__(GameConsumer)
+    consumer.game_id, consumer.sent = 3, 5
+    first = consumer.pong_text()
+    assert json.loads(first) == {"t": "pong", "v": None, "d": {"game": 3, "v": 5}}
+    assert consumer.pong_text() is first  # an idle socket's next ping: the same text
+    consumer.sent = 6
+    assert json.loads(consumer.pong_text())["d"] == {"game": 3, "v": 6}
+    consumer.game_id, consumer.sent = 4, 0  # the match's next game
+    assert json.loads(consumer.pong_text())["d"] == {"game": 4, "v": 0}
