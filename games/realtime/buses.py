@@ -28,8 +28,6 @@ import time
 
 import msgpack
 
-from games.realtime import resp
-
 logger = logging.getLogger(__name__)
 
 _ALNUM = string.ascii_letters + string.digits
@@ -160,16 +158,11 @@ class DatagramBus:
 
 class RedisBus:
     """Redis publish/subscribe: a process subscribes to the groups it has members in and to
-    its own channel. Publishing is ordered (one sender task, what is waiting written at once)
-    and never blocks the loop; a failed publish is retried once on a fresh connection, then
-    dropped. The subscriber reconnects with back-off and subscribes again to every group it
-    needs. Both speak Redis's protocol themselves (``games.realtime.resp``: redis-py's client
-    cost a third of a millisecond a move); a connection silent for ``HEALTH`` seconds is
-    pinged, and one that then answers nothing for ``HEALTH`` more is dropped and made anew."""
+    its own channel. Publishing is ordered (one sender task) and never blocks the loop; a
+    failed publish is retried once on a fresh connection, then dropped. The subscriber
+    reconnects with back-off and subscribes again to every group it needs."""
 
     MAX_PENDING = 10_000
-    HEALTH = 10.0  # seconds (redis-py's health_check_interval, as before)
-    BATCH = 64  # publishes written at once at most
 
     def __init__(self, url: str, layer):
         import redis
@@ -177,15 +170,13 @@ class RedisBus:
         self.url, self.layer, self.origin = url, layer, layer.process
         db = redis.connection.parse_url(url).get("db", 0)
         self.prefix = layer.prefix or f"bg{db}"
-        self.own = b"\x94" + _pack(self.origin)  # how this process's own messages start
         self.kwargs = dict(socket_connect_timeout=1.0, socket_keepalive=True, health_check_interval=10,
                            retry_on_timeout=False)
         self.groups: set = set()
         self.loop = None
         self.tasks = []
         self.pending = None
-        self.pubsub = None  # the subscriber connection's writer, while subscribed
-        self.confirming: dict = {}  # Redis channel -> futures waiting for its subscription
+        self.pubsub = None
         self.ready = asyncio.Event()  # set while subscribed
         self.sync_client = None
         self.sync_lock = threading.Lock()
@@ -204,32 +195,22 @@ class RedisBus:
             return
         if self.pending.qsize() >= self.MAX_PENDING:
             self.pending.get_nowait()  # drop the oldest: clients catch up from the database
-        self.pending.put_nowait(resp.command("PUBLISH", self._name(kind, target),
-                                             _pack([self.origin, kind, target, message])))
+        self.pending.put_nowait((self._name(kind, target), _pack([self.origin, kind, target, message])))
 
     async def _sender(self) -> None:
-        writer = reader = None
+        import redis.asyncio as aioredis
+
+        client = aioredis.Redis.from_url(self.url, **self.kwargs)
         while True:
-            batch = [await self.pending.get()]
-            while len(batch) < self.BATCH and not self.pending.empty():
-                batch.append(self.pending.get_nowait())
-            data = b"".join(batch)
+            channel, data = await self.pending.get()
             for attempt in (1, 2):
                 try:
-                    if writer is None:
-                        reader, writer = await resp.connect(self.url)
-                    writer.write(data)
-                    async with asyncio.timeout(self.HEALTH):  # no task of its own, unlike wait_for
-                        for _ in batch:
-                            await resp.reply(reader)
+                    await client.publish(channel, data)
                     self._ok()
                     break
-                except asyncio.CancelledError:
-                    resp.close(writer)
-                    raise
-                except Exception as exc:  # a restarted Redis, a dead connection
-                    resp.close(writer)
-                    writer = reader = None
+                except Exception as exc:  # a restarted Redis, a dead pooled connection
+                    await _close(client)
+                    client = aioredis.Redis.from_url(self.url, **self.kwargs)
                     if attempt == 2:
                         self._failed("publish", exc)
 
@@ -262,9 +243,8 @@ class RedisBus:
         self.tasks = [loop.create_task(self._sender()), loop.create_task(self._subscriber())]
 
     async def subscribe(self, group: str) -> None:
-        """Awaited until Redis has confirmed the subscription, so that a socket joining a
-        group hears every publish made after it read the group's state (a presence notice
-        from another process, say)."""
+        """Awaited, so that a socket joining a group hears every publish made after it read
+        the group's state (a presence notice from another process, say)."""
         self.groups.add(group)
         if self.pubsub is None:
             try:  # the subscriber is (re)connecting
@@ -273,66 +253,47 @@ class RedisBus:
                 return
         # Always ask: a subscriber that connected while we waited may have listed the groups
         # before this one was added (subscribing twice is harmless).
-        writer = self.pubsub
-        if writer is not None:
-            channel = self._name("g", group).encode()
-            confirmed = self.loop.create_future()
-            self.confirming.setdefault(channel, []).append(confirmed)
-            writer.write(resp.command("SUBSCRIBE", channel))
-            try:
-                await asyncio.wait_for(confirmed, timeout=2.0)
-            except Exception:  # the subscriber reconnects and subscribes again
-                pass
-            finally:
-                waiting = self.confirming.get(channel)
-                if waiting is not None and confirmed in waiting:
-                    waiting.remove(confirmed)
-                    if not waiting:
-                        del self.confirming[channel]
+        if self.pubsub is not None:
+            await self._change("subscribe", self._name("g", group))
 
     def unsubscribe(self, group: str) -> None:
         self.groups.discard(group)
         if self.pubsub is not None:
-            self.pubsub.write(resp.command("UNSUBSCRIBE", self._name("g", group)))
+            self.loop.create_task(self._change("unsubscribe", self._name("g", group)))
+
+    async def _change(self, verb: str, channel: str) -> None:
+        pubsub = self.pubsub
+        try:
+            await asyncio.wait_for(getattr(pubsub, verb)(channel), timeout=2.0)
+        except Exception:  # the subscriber reconnects and subscribes again
+            pass
 
     async def _subscriber(self) -> None:
+        import redis.asyncio as aioredis
+
         delay = 0.1
         while True:
-            writer = watchdog = None
+            client = aioredis.Redis.from_url(self.url, **self.kwargs)
+            pubsub = client.pubsub(ignore_subscribe_messages=True)
             try:
-                reader, writer = await resp.connect(self.url)
-                channels = [self._name("c", f"x.{self.origin}!"), *[self._name("g", g) for g in self.groups]]
-                writer.write(resp.command("SUBSCRIBE", *channels))
-                for _ in channels:  # one confirmation each
-                    await asyncio.wait_for(resp.reply(reader), 2.0)
-                self.pubsub = writer
+                await pubsub.subscribe(self._name("c", f"x.{self.origin}!"),
+                                       *[self._name("g", g) for g in self.groups])
+                self.pubsub = pubsub
                 self.ready.set()
                 if self.failures:
                     logger.warning("bus: Redis is back; subscribed again to %d groups", len(self.groups))
                 self._ok()
                 delay = 0.1
-                heard = [self.loop.time()]
-                watchdog = self.loop.create_task(self._watch(writer, heard))
-                own, incoming = self.own, self.layer.incoming
                 while True:
-                    item = await resp.reply(reader)
-                    heard[0] = self.loop.time()
-                    if type(item) is not list or len(item) != 3:
-                        continue  # the health check's pong
-                    if item[0] == b"message":
-                        data = item[2]
-                        if data.startswith(own):
-                            continue  # this process's own publish: delivered here already
-                        try:
-                            origin, kind, target, message = _unpack(data)
-                        except Exception:
-                            continue
-                        if origin != self.origin:
-                            incoming(kind, target, message)
-                    elif item[0] == b"subscribe":
-                        for future in self.confirming.pop(item[1], ()):
-                            if not future.done():
-                                future.set_result(None)
+                    message = await pubsub.get_message(timeout=1.0)
+                    if message is None or message.get("type") != "message":
+                        continue
+                    try:
+                        origin, kind, target, data = _unpack(message["data"])
+                    except Exception:
+                        continue
+                    if origin != self.origin:
+                        self.layer.incoming(kind, target, data)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -344,26 +305,8 @@ class RedisBus:
             finally:
                 self.pubsub = None
                 self.ready.clear()
-                if watchdog is not None:
-                    watchdog.cancel()
-                resp.close(writer)
-
-    async def _watch(self, writer, heard: list) -> None:
-        """Ping the subscriber's connection after ``HEALTH`` s of silence; drop it when it
-        stays silent ``HEALTH`` s more (a dead peer that sent no reset)."""
-        pinged = False
-        while True:
-            await asyncio.sleep(self.HEALTH / 2)
-            quiet = self.loop.time() - heard[0]
-            if quiet >= 2 * self.HEALTH or (pinged and quiet >= self.HEALTH * 1.5):
-                resp.close(writer)  # the reader fails; the subscriber connects again
-                return
-            if quiet >= self.HEALTH:
-                if not pinged:
-                    writer.write(resp.command("PING"))
-                    pinged = True
-            else:
-                pinged = False
+                await _close(pubsub)
+                await _close(client)
 
     def _ok(self) -> None:
         self.failures = 0
@@ -383,3 +326,10 @@ class RedisBus:
                 self.sync_client.close()
             except Exception:
                 pass
+
+
+async def _close(thing) -> None:
+    try:
+        await thing.aclose()
+    except Exception:
+        pass
