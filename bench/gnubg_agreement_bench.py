@@ -89,7 +89,7 @@ def _case(kind, game, d, a, ours_row) -> dict:
     info = game["game"]
     cube = d["cube"] or {}
     return {"kind": kind, "length": info["matchLength"], "score": info["score"], "player": d["player"],
-            "crawford": bool(info["crawfordGame"]), "cube": d["cubeValue"], "owner": d["cubeOwner"],
+            "crawford": bool(info["crawfordGame"]), "cube": d["cubeValue"], "owner": d.get("cubeOwner"),
             "site": (cube.get("nd"), cube.get("dt")), "gnubg": (a["nd-cubeful-eq"], a["dt-cubeful-eq"]),
             "loss": ours_row[:2], "marks": ours_row[2:], "gnubgId": d.get("gnubgId")}
 
