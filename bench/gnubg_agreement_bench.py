@@ -84,8 +84,19 @@ def _to_emg(game: dict, d: dict, doubler: str):
     return lambda mwc: (mwc - zero) / (one - zero)
 
 
-def pair_match(ours: dict, theirs: dict, rows: dict) -> int:
-    """Add the paired decisions of one match to ``rows``; returns the games skipped (out of step)."""
+def _case(kind, game, d, a, ours_row) -> dict:
+    """A cube decision the two programs mark differently, as ``--show`` prints it."""
+    info = game["game"]
+    cube = d["cube"] or {}
+    return {"kind": kind, "length": info["matchLength"], "score": info["score"], "player": d["player"],
+            "crawford": bool(info["crawfordGame"]), "cube": d["cubeValue"], "owner": d.get("cubeOwner"),
+            "site": (cube.get("nd"), cube.get("dt")), "gnubg": (a["nd-cubeful-eq"], a["dt-cubeful-eq"]),
+            "loss": ours_row[:2], "marks": ours_row[2:], "gnubgId": d.get("gnubgId")}
+
+
+def pair_match(ours: dict, theirs: dict, rows: dict, cases: list | None = None) -> int:
+    """Add the paired decisions of one match to ``rows``; returns the games skipped (out of step).
+    ``cases``: a list that receives each cube decision marked differently (:func:`_case`)."""
     skipped = 0
     for game, g_game in zip(ours["games"], theirs["games"]):
         records = g_game["records"] or []
@@ -108,6 +119,8 @@ def pair_match(ours: dict, theirs: dict, rows: dict) -> int:
                 if d["cube"] is not None and has_cube:
                     loss = _cube_losses(a["nd-cubeful-eq"], a["dt-cubeful-eq"])[0]
                     rows["no_double"].append((d["cube"]["loss"], loss, d["cube"]["mark"], skill_mark(loss)))
+                    if cases is not None and rows["no_double"][-1][2] != rows["no_double"][-1][3]:
+                        cases.append(_case("no_double", game, d, a, rows["no_double"][-1]))
                 play = d["play"]
                 moves, imove = a.get("moves"), a.get("imove")
                 if play["forced"] or not moves or imove is None or len(moves) < 2:
@@ -119,11 +132,15 @@ def pair_match(ours: dict, theirs: dict, rows: dict) -> int:
                 if last_double:
                     loss = _cube_losses(a["nd-cubeful-eq"], a["dt-cubeful-eq"])[1]
                     rows["double"].append((d["loss"], loss, d["mark"], skill_mark(loss)))
+                    if cases is not None and rows["double"][-1][2] != rows["double"][-1][3]:
+                        cases.append(_case("double", game, d, a, rows["double"][-1]))
             elif last_double:  # an answer, judged on the double's equities
                 kind = "drop" if d["kind"] == "drop" else "take"
                 loss = _cube_losses(last_double["nd-cubeful-eq"], last_double["dt-cubeful-eq"])[
                     3 if kind == "drop" else 2]
                 rows["take"].append((d["loss"], loss, d["mark"], skill_mark(loss)))
+                if cases is not None and rows["take"][-1][2] != rows["take"][-1][3]:
+                    cases.append(_case(kind, game, d, last_double, rows["take"][-1]))
     return skipped
 
 
@@ -142,6 +159,40 @@ def report(label: str, rows: list) -> None:
           f"only by gnubg {only_gnubg}; equity-loss correlation {r:.3f}")
 
 
+def summarise(ours: list, gnubg_results: list, ply: int, *, show: bool = False) -> None:
+    """Print the agreement of the site's analyses ``ours`` with gnubg's (``show``: and every cube
+    decision the two mark differently)."""
+    cases = []
+    rows = {"checker": [], "no_double": [], "double": [], "take": []}
+    skipped = sum(pair_match(o, t, rows, cases) for o, t in zip(ours, gnubg_results))
+    print(f"agreement with gnubg 1.07 at {ply}-ply ({skipped} games out of step, left out):")
+    report("checker plays (unforced)", rows["checker"])
+    report("no-doubles", rows["no_double"])
+    report("doubles", rows["double"])
+    report("takes and drops", rows["take"])
+    ours_rate = [1000 * statistics.mean([x for x, *_ in rows["checker"]])] if rows["checker"] else [float("nan")]
+    theirs_rate = [1000 * statistics.mean([y for _, y, *_ in rows["checker"]])] if rows["checker"] else [float("nan")]
+    print(f"  mean equity lost per unforced play: site {ours_rate[0]:.1f} mEMG, gnubg {theirs_rate[0]:.1f} mEMG")
+    diffs = []
+    for o, t in zip(ours, gnubg_results):
+        for color, side in (("white", "O"), ("black", "X")):
+            err = sum(((g["stats"] or {}).get(side, {}).get("moves", {}).get("error-skill", 0.0)) for g in t["games"])
+            n = sum(((g["stats"] or {}).get(side, {}).get("moves", {}).get("unforced-moves", 0)) for g in t["games"])
+            mine = o["stats"][color]["checker"]["errorRate"]
+            if n and mine is not None:
+                diffs.append(abs(mine - 1000 * err / n))
+    if diffs:
+        print(f"  per-player checker error rate: mean |site - gnubg| {statistics.mean(diffs):.2f} mEMG per play "
+              f"over {len(diffs)} players (target within 1.0)")
+    if show:
+        for c in cases:
+            (snd, sdt), (gnd, gdt) = c["site"], c["gnubg"]
+            print(f"  {c['kind']:9} {c['length']}-pt {c['score'][0]}-{c['score'][1]}{' C' if c['crawford'] else ''} "
+                  f"{c['player']:5} cube {c['cube']} {c['owner'] or 'centre'}: site nd {snd:+.3f} dt {sdt:+.3f} "
+                  f"loss {c['loss'][0]:.3f} {c['marks'][0]}; gnubg nd {gnd:+.3f} dt {gdt:+.3f} "
+                  f"loss {c['loss'][1]:.3f} {c['marks'][1]}  {c['gnubgId']}")
+
+
 def _run_gnubg(gnubg, matches, ply, out):
     setup = [f"set analysis chequerplay evaluation plies {ply}", f"set analysis cubedecision evaluation plies {ply}"]
     files = [(write_mat(length=m["length"], black_name=m["black"], white_name=m["white"], games=m["games"]), False)
@@ -158,10 +209,25 @@ def main() -> None:
     parser.add_argument("--ply", type=int, default=2)
     parser.add_argument("--save", help="write the recorded matches to this JSON file")
     parser.add_argument("--load", help="read the matches from a file written by --save")
+    parser.add_argument("--show", action="store_true", help="print every cube decision marked differently")
+    parser.add_argument("--from-dump", help="only compare: read both analyses from a file written by --dump")
+    parser.add_argument("--ours-from", help="with --from-dump: the site's analyses from this file instead "
+                        "(written by --site-only --dump: the site after a change, against the same gnubg run)")
+    parser.add_argument("--site-only", action="store_true",
+                        help="only the site's analysis (with --dump: written after each match)")
+    parser.add_argument("--dump", help="write both analyses (the site's and gnubg's) to this JSON file")
+    parser.add_argument("--gnubg-from", help="reuse gnubg's analyses from a file written by --dump "
+                        "(same matches: --load the file --save wrote) instead of running gnubg")
     args = parser.parse_args()
     gnubg = os.environ.get("GNUBG_PATH") or shutil.which("gnubg") or "/usr/games/gnubg"
     if not os.access(gnubg, os.X_OK):
         raise SystemExit("gnubg not found (GNUBG_PATH)")
+    if args.from_dump:
+        data = json.loads(Path(args.from_dump).read_text())
+        ours = json.loads(Path(args.ours_from).read_text())["ours"] if args.ours_from else data["ours"]
+        print(f"{len(ours)} matches of the site's, {len(data['gnubg'])} of gnubg's (the first of each compared)")
+        summarise(ours, data["gnubg"][:len(ours)], args.ply, show=args.show)
+        return
     print(f"machine: {os.cpu_count()} cores; load before: {uptime()}")
 
     started = time.perf_counter()
@@ -176,37 +242,32 @@ def main() -> None:
     print(f"{len(matches)} matches ({counts} of 3, 5, 7 points), {games} games, "
           f"recorded in {time.perf_counter() - started:.0f} s")
 
+    if args.site_only:
+        sage_eval.evaluator(args.ply)
+        started, ours = time.perf_counter(), []
+        for m in matches:
+            ours.append(analyse_match(m["games"], ply=args.ply))
+            if args.dump:
+                Path(args.dump).write_text(json.dumps({"ours": ours, "gnubg": None}, separators=(",", ":")))
+        print(f"site analysis at {args.ply}-ply: {time.perf_counter() - started:.0f} s")
+        return
     g_out = {}
-    worker = threading.Thread(target=_run_gnubg, args=(gnubg, matches, args.ply, g_out))
+    if args.gnubg_from:
+        g_out = {"results": json.loads(Path(args.gnubg_from).read_text())["gnubg"][:len(matches)], "seconds": 0.0}
+        worker = threading.Thread(target=lambda: None)
+    else:
+        worker = threading.Thread(target=_run_gnubg, args=(gnubg, matches, args.ply, g_out))
     worker.start()
     sage_eval.evaluator(args.ply)
     started = time.perf_counter()
     ours = [analyse_match(m["games"], ply=args.ply) for m in matches]
     site_seconds = time.perf_counter() - started
     worker.join()
+    if args.dump:
+        Path(args.dump).write_text(json.dumps({"ours": ours, "gnubg": g_out["results"]}, separators=(",", ":")))
     print(f"site analysis at {args.ply}-ply: {site_seconds:.0f} s; gnubg's: {g_out['seconds']:.0f} s (concurrently)")
 
-    rows = {"checker": [], "no_double": [], "double": [], "take": []}
-    skipped = sum(pair_match(o, t, rows) for o, t in zip(ours, g_out["results"]))
-    print(f"agreement with gnubg 1.07 at {args.ply}-ply ({skipped} games out of step, left out):")
-    report("checker plays (unforced)", rows["checker"])
-    report("no-doubles", rows["no_double"])
-    report("doubles", rows["double"])
-    report("takes and drops", rows["take"])
-    ours_rate = [1000 * statistics.mean([x for x, *_ in rows["checker"]])] if rows["checker"] else [float("nan")]
-    theirs_rate = [1000 * statistics.mean([y for _, y, *_ in rows["checker"]])] if rows["checker"] else [float("nan")]
-    print(f"  mean equity lost per unforced play: site {ours_rate[0]:.1f} mEMG, gnubg {theirs_rate[0]:.1f} mEMG")
-    diffs = []
-    for o, t in zip(ours, g_out["results"]):
-        for color, side in (("white", "O"), ("black", "X")):
-            err = sum(((g["stats"] or {}).get(side, {}).get("moves", {}).get("error-skill", 0.0)) for g in t["games"])
-            n = sum(((g["stats"] or {}).get(side, {}).get("moves", {}).get("unforced-moves", 0)) for g in t["games"])
-            mine = o["stats"][color]["checker"]["errorRate"]
-            if n and mine is not None:
-                diffs.append(abs(mine - 1000 * err / n))
-    if diffs:
-        print(f"  per-player checker error rate: mean |site - gnubg| {statistics.mean(diffs):.2f} mEMG per play "
-              f"over {len(diffs)} players (target within 1.0)")
+    summarise(ours, g_out["results"], args.ply, show=args.show)
     print(f"load after: {uptime()}")
 
 

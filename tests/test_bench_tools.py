@@ -49,8 +49,10 @@ def test_the_gnubg_agreement_bench_pairs_decisions_and_reads_gnubgs_cube_equitie
         {"kind": "move", "player": "white", "cubeValue": 1, "dice": [3, 1],
          "cube": {"loss": 0.0, "mark": None},
          "play": {"forced": False, "loss": 0.08, "mark": "bad"}},
-        {"kind": "double", "player": "black", "cubeValue": 1, "loss": 0.0, "mark": None},
-        {"kind": "drop", "player": "white", "cubeValue": 1, "loss": 0.0, "mark": None},
+        {"kind": "double", "player": "black", "cubeValue": 1, "cubeOwner": None, "loss": 0.0, "mark": None,
+         "cube": {"nd": 0.5, "dt": 0.95}},
+        {"kind": "drop", "player": "white", "cubeValue": 1, "cubeOwner": None, "loss": 0.0, "mark": None,
+         "cube": {"nd": 0.5, "dt": 0.95}},
     ]}
     records = [
         {"action": "move", "dice": [1, 3], "analysis": {
@@ -61,7 +63,11 @@ def test_the_gnubg_agreement_bench_pairs_decisions_and_reads_gnubgs_cube_equitie
         {"action": "drop"},
     ]
     rows = {"checker": [], "no_double": [], "double": [], "take": []}
-    assert pair_match({"games": [game]}, {"games": [{"records": records}]}, rows) == 0
+    cases = []
+    assert pair_match({"games": [game]}, {"games": [{"records": records}]}, rows, cases) == 0
+    # --show: the drop is the one cube decision marked differently, with gnubg's equities in EMG
+    assert [(c["kind"], c["player"], c["score"], c["marks"]) for c in cases] == [("drop", "white", [1, 2], (None, "bad"))]
+    assert cases[0]["gnubg"] == (pytest.approx(0.5, abs=1e-6), pytest.approx(0.9, abs=1e-6))
     assert rows["checker"] == [(0.08, pytest.approx(0.09), "bad", "bad")]
     assert rows["no_double"] == [(0.0, pytest.approx(0.0, abs=1e-6), None, None)]
     assert rows["double"] == [(0.0, pytest.approx(0.0, abs=1e-6), None, None)]

@@ -40,18 +40,19 @@ from .errors import AnalysisError, gettext_noop
 
 __all__ = ["SageEvaluator", "Candidate", "CubeEval", "evaluator", "available", "engine_info", "FILTERS", "CUBE_MIN_PLY"]
 
-#: Move filters per analysis ply, gnubg's layout and its analysis default (MOVEFILTER_NORMAL,
-#: gnubg 1.07): entry *i* reads the scores at ply *i* and keeps (how many candidates at
-#: most, within what equity of the best) for the next scoring; ``None`` skips ply *i*
-#: (nothing is scored there). The kept ones are scored at the next ply that has a filter,
-#: the last ones at the analysis ply. At 2-ply: the best 8 within 0.16 at 0-ply are scored
-#: at 2-ply directly (it was 8 at 1-ply, then only 3 of those at 2-ply). The played move is
-#: always kept.
+#: Move filters per analysis ply, gnubg's layout and its analysis default (gnubg 1.07's
+#: ``show analysis`` with no settings file: MOVEFILTER_LARGE): entry *i* reads the scores at
+#: ply *i* and keeps (how many candidates at most, within what equity of the best) for the
+#: next scoring; ``None`` skips ply *i* (nothing is scored there). The kept ones are scored at
+#: the next ply that has a filter, the last ones at the analysis ply. At 2-ply: the best 16
+#: within 0.32 at 0-ply are scored at 2-ply directly (it was 8 within 0.16, gnubg's "normal"
+#: filter, narrower than what gnubg's analysis uses: a best play gnubg found could be left at
+#: 0-ply and every loss measured from a lesser one). The played move is always kept.
 FILTERS = {
     0: (),
-    1: ((8, 0.16),),
-    2: ((8, 0.16), None),
-    3: ((8, 0.16), None, (2, 0.04)),
+    1: ((16, 0.32),),
+    2: ((16, 0.32), None),
+    3: ((16, 0.32), None, (4, 0.08)),
 }
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 OPENING_ROLLS = [(a, b) for a in range(1, 7) for b in range(a + 1, 7)]
