@@ -46,6 +46,18 @@ def _in_process_layer_and_tasks():
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    """Every test starts in the site's default language: one that activated another (or a
+    request that did, in this thread) must not leave it to the next, whose order differs
+    between runs and between the test processes."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_throttles():
     """Every test starts with empty abuse counters (games/throttle.py keeps them in the cache)."""
     from django.core.cache import cache
