@@ -9,7 +9,7 @@ from games.engine.moves import check_play, legal_plays
 
 # bgsage 2-ply is too slow for 2000 positions inside the test budget;
 # bench/bot_strength.py plays thousands of its decisions through the engine's check.
-SUBSET = {"world_class": 60}
+SUBSET = {"world_class": 60, "expert": 500}  # the slow levels on an even sample of the cases
 
 
 def assert_legal(position, dice, play):
