@@ -10,7 +10,8 @@ OVERLAPS = """() => {
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
     // text in a closed <details> (the header's "your turn" list) is not shown
-    if (!node.textContent.trim() || !el || el.closest('script, style, option, .sr-only, [hidden], details:not([open]) > :not(summary)')) continue;
+    if (!node.textContent.trim() || !el || el.closest('script, style, option, .sr-only, [hidden], details:not([open]) > :not(summary)')
+        || getComputedStyle(el).visibility === 'hidden') continue;
     const range = document.createRange(); range.selectNodeContents(node);
     for (const r of range.getClientRects()) if (r.width > 1 && r.height > 1) boxes.push({ r, text: node.textContent.trim().slice(0, 30) });
   }
@@ -43,7 +44,8 @@ TEXTS = """() => {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement, text = node.textContent.trim();
-    if (!text || !el || el.closest('script, style, option, .sr-only, [hidden], details:not([open]) > :not(summary)')) continue;
+    if (!text || !el || el.closest('script, style, option, .sr-only, [hidden], details:not([open]) > :not(summary)')
+        || getComputedStyle(el).visibility === 'hidden') continue;
     const range = document.createRange(); range.selectNodeContents(node);
     if ([...range.getClientRects()].some(r => r.width > 1 && r.height > 1)) out.push(text);
   }

@@ -27,9 +27,9 @@ from games.analysis.game import analyse_match
 from games.models import Analysis
 fixture = json.load(open("tests/fixtures/analysis_match.json"))
 owner = services.player_register(username="paula", password=None)
-result = analyse_match(fixture["games"][:2], ply=1)
+result = analyse_match(fixture["games"][1:3], ply=1)  # two games; the first holds a decision of the kind below
 # one decision as analyses stored before the ranking by equity listed it: deeper plies first
-decisions = result["games"][0]["decisions"]
+decisions = result["games"][0]["decisions"]  # in the first game: the graph shows one game at a time
 k = next(k for k, d in enumerate(decisions) if d["kind"] == "move" and d["play"] and not d["play"]["forced"]
          and len({a["ply"] for a in d["play"]["alternatives"]}) > 1 and d["play"]["rank"] > 1
          and any(a["ply"] == 0 and a["equity"] > p["equity"] for p in d["play"]["alternatives"] if p["played"]
@@ -126,7 +126,8 @@ def test_the_analysis_page_sorts_explains_and_jumps(browser, tmp_path, screensho
                 rows.nth(1).locator("a").click()
                 page.wait_for_function(f"() => document.getElementById('analysis').dataset.step === '{first_of_2}'")
                 assert page.locator("#analysis").get_attribute("data-game") == "1"
-                assert page.locator("#graph-title").inner_text().startswith("Game 2")
+                number = (data["analysis"]["games"][1].get("game") or {}).get("number") or 2  # the game's number in its match
+                assert page.locator("#graph-title").inner_text().startswith(f"Game {number}:")
                 assert page.locator("#games tr.current").get_attribute("data-game") == "1"
                 hits = page.locator("#graph rect[data-step]")
                 assert hits.count() == len(data["analysis"]["games"][1]["decisions"])
