@@ -64,6 +64,20 @@ class Socket:
             out.append(await self.next())
         return out
 
+    async def versioned_within(self, timeout=0.2):
+        """The versioned events that arrive within ``timeout`` (a presence notice, which
+        carries no version, may come at any time and does not count)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        out = []
+        while (left := end - loop.time()) > 0:
+            if await self.comm.receive_nothing(timeout=left):
+                break
+            message = await self.next()
+            if message.get("v") is not None:
+                out.append(message)
+        return out
+
     def events(self, game=None):
         return [(m["v"], m["t"]) for m in self.received
                 if m.get("game") is not None and m["t"] != "snapshot" and (game is None or m["game"] == game)]

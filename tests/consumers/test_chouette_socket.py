@@ -145,7 +145,7 @@ async def test_a_lost_event_reaches_the_sockets_through_the_delivery_check_and_t
                  steps=[{"from": 17, "to": 20}, {"from": 19, "to": 20}])
     finally:
         add_listener(broadcast)
-    assert await box.comm.receive_nothing(timeout=0.2)
+    assert await box.versioned_within(0.2) == []  # lost (a presence notice may come)
     assert await delivery.check() == 2  # both sockets were behind
     moved = await box.until(lambda m: m["t"] == "move")
     assert moved["v"] == version + 1
