@@ -114,6 +114,12 @@ def next_waiting(player, after_game=None):
     return None
 
 
+def waiting_elsewhere(player, game_id) -> int:
+    """How many matches wait for ``player`` besides the one of game ``game_id`` (the game page's header
+    count and its "Next match")."""
+    return sum(1 for turn in your_turn(player) if turn.game_id != game_id)
+
+
 def finished(player, limit: int = 100) -> list:
     pid = getattr(player, "pk", player)
     return list(Match.objects.filter(Q(white_id=pid) | Q(black_id=pid), status__in=[Match.FINISHED, Match.ABORTED])

@@ -21,7 +21,7 @@ from games.jsonsafe import BadInput, parse
 from games.services.preferences import CHOICES, FLAGS
 from games.selectors.verify import recomputed_rolls, verify_game
 from games import clock, conf, throttle
-from games.selectors import preferences
+from games.selectors import preferences, turns
 from games.selectors.players import player_of
 
 
@@ -296,6 +296,8 @@ def game_page(request, game_id):
         "exportUrl": reverse("match_export_mat", args=[game.match_id]),
         "nextGameDelay": conf.value("GAMES_NEXT_GAME_DELAY"),
         "settings": preferences.settings_for(player),
+        # the header's "Your turn" count without this game (its part follows the game live), and "Next match"
+        "turnsElsewhere": turns.waiting_elsewhere(player, game.pk) if player is not None else None,
     }
     away = [(p, p.vacation_until) for p in (game.match.white, game.match.black)
             if p is not None and p.vacation_until is not None and p.vacation_until > clock.now()]

@@ -8,7 +8,7 @@
 import { patchBoard, renderBoard } from './board.mjs';
 import { boardInput } from './board_input.mjs';
 import {
-  actorOf, boardCube, boardState, endPlaque, canMove, canSuggest, cubeNote, cubeRows, decisionButtons, lineRows, nameOf, offersFor,
+  actorOf, boardCube, boardState, endHeld, endPlaque, canMove, canSuggest, cubeNote, cubeRows, decisionButtons, lineRows, nameOf, offersFor,
   playText, roleOf, roleWord, roomWord, secondsLeft, settleableCubes, statusText, suggestionParts, waitingFor, waitReason,
 } from './chouette_state.mjs';
 import { $, esc, skipToBoard, toaster } from './lib/dom.mjs';
@@ -122,9 +122,14 @@ function endGame(end) {
 
 const posKey = p => JSON.stringify([p.board, p.whiteBar, p.blackBar, p.whiteOff, p.blackOff]);
 const samePos = (a, b) => posKey(a) === posKey(b);
-/** The end is on the board: until its delay has passed or its dialog is closed, and while no game follows. */
-const holding = () => !!S.held && (!(S.st && S.st.game && S.st.game.number > S.held.number) ||
-  (Date.now() < S.held.until && !S.held.closed));
+/** The end is on the board (chouette_state.mjs's endHeld): not once the next game waits for you. */
+const holding = () => endHeld(S.held, S.st, S.you, Date.now());
+/** The next game waits for you: its end gives way at once, its dialog closed (the line keeps the scores). */
+function releaseForYou() {
+  if (!S.held || S.held.closed || holding() || actorOf(S.st, S.you) !== S.you) return;
+  S.held.closed = true; S.held.dialog = false;
+  $('end-dialog').hidden = true;
+}
 
 // -- rendering -----------------------------------------------------------------------------------
 function render() {
@@ -205,6 +210,7 @@ function chouetteMotion(before, after) {
 }
 
 function drawPlay() {
+  releaseForYou();
   const g = S.st && S.st.game, b = S.board, held = holding() && S.held;
   const movable = !!g && !held && canMoveNow(b);
   $('chouette').dataset.held = held ? String(held.number) : '';

@@ -247,6 +247,19 @@ export function actorOf(st, you) {
 }
 
 /**
+ * Whether a game's end (``held``: {number, until, closed}) is still held on the board at ``now``:
+ * while no game follows it; once one does, until its delay has passed or its dialog is closed,
+ * and never once the next game waits for ``you`` (issue 28: input is never blocked longer than
+ * the animation of the player's own play).
+ */
+export function endHeld(held, st, you, now) {
+  if (!held) return false;
+  const g = st && st.game;
+  if (!(g && g.number > held.number)) return true;
+  return now < held.until && !held.closed && actorOf(st, you) !== you;
+}
+
+/**
  * A chouette game's result as the board marks it (board.mjs's plaque, ``{color, title, detail}``):
  * who won on the board, the box (White) or the team's captain (Black), and the box's points and
  * whether it holds the box. A game ended by drops and settlements has no winner on the board.

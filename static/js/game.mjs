@@ -7,7 +7,7 @@ import { boardInput } from './board_input.mjs';
 import { playView } from './play.mjs';
 import { lastStepSound, planEvent, planMove, speedFactor } from './motion.mjs';
 import { motionPlayer } from './motion_player.mjs';
-import { loadOptions, saveOption, saveVolume, turnNotice } from './prefs.mjs';
+import { headerTurns, loadOptions, saveOption, saveVolume, turnNotice } from './prefs.mjs';
 import { sounds, turnChime } from './sound.mjs';
 import { $, skipToBoard, toaster } from './lib/dom.mjs';
 import { gettext as _, interpolate } from './lib/i18n.mjs';
@@ -57,7 +57,8 @@ function receive(msg) {
 
 // The end of a game stays on screen (the final position, the result, the score): the next
 // game's messages wait here until the player presses "Next game" or GAMES_NEXT_GAME_DELAY
-// seconds pass.
+// seconds pass, or at once when the next game waits for the player (issue 28: input is never
+// blocked longer than the animation of his own play). ``next``: the held messages folded.
 const NEXT_DELAY = (boot.nextGameDelay ?? 8) * 1000;
 function holdNext() {
   G.hold = { msgs: [], until: Date.now() + NEXT_DELAY, timer: setTimeout(releaseNext, NEXT_DELAY) };
@@ -80,7 +81,7 @@ function flush() {
   for (const msg of queue.splice(0)) {
     if (msg.t === 'error') { onError(msg.d); continue; }
     if (msg.t === 'suspended') { toast(interpolate(_('%(name)s was suspended by an administrator: the match ends (a forfeit).'), { name: msg.d.name }, true), 'suspended'); continue; }
-    if (G.hold && nextGameMsg(msg)) { G.hold.msgs.push(msg); continue; }
+    if (G.hold && nextGameMsg(msg)) { G.hold.msgs.push(msg); G.hold.next = S.reduce(G.hold.next || G.state, msg); continue; }
     // the movement of this event (motion.mjs), shown before the state it leads to; a snapshot
     // of another position (a resync, the next game) jumps there at once. Its sounds play as
     // its pieces land; not animated, the event has its one sound now.
@@ -102,6 +103,7 @@ function flush() {
     }
   }
   if (jump) motion.finish(); else motion.play(planned);
+  if (G.hold && G.hold.next && G.hold.next.game !== G.state.game && S.yourTurn(G.hold.next)) releaseNext();   // flushed next
   const state = G.state;
   if (state.version !== before.version || state.game !== before.game) { G.sent = null; input.resetCursor(); }
   const chime = turnChime(before.actor, state.actor, state.you);
@@ -172,8 +174,9 @@ document.addEventListener('visibilitychange', () => {
   noticeTurn();
 });
 function noticeTurn() {
-  const state = G.state;
-  turnNotice(!!state.you && state.actor === state.you && state.status !== 'finished' && document.visibilityState === 'hidden');
+  const mine = S.yourTurn(G.state);
+  turnNotice(mine && document.visibilityState === 'hidden');
+  if (boot.turnsElsewhere != null) headerTurns(boot.turnsElsewhere + (mine ? 1 : 0));   // the header's count, this game's part live
 }
 const volume = $('opt-volume');
 volume.value = Math.round(opts.volume * 100);

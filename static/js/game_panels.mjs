@@ -97,8 +97,8 @@ export function renderControls(G) {
   $('over-replay').href = `/games/${state.game}/replay/`;
   $('over-verify').href = `/games/${state.game}/verify/`;
   renderAway(G);
-  const nextMatch = document.getElementById('next-match');   // after your move: the next match waiting for you
-  if (nextMatch) nextMatch.hidden = !you || mine;
+  const nextMatch = document.getElementById('next-match');   // the next match waiting for you, when this one can be left
+  if (nextMatch) nextMatch.hidden = !S.nextMatchShown(state, G.boot.turnsElsewhere);
   $('resign-box').hidden = !you || state.status === 'finished' || state.phase === 'resign_offered';
 }
 

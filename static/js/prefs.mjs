@@ -38,3 +38,14 @@ export function turnNotice(waiting) {
   if (icon) icon.href = waiting ? baseIcon.replace('favicon.svg', 'favicon-turn.svg') : baseIcon;
   document.documentElement.dataset.yourTurn = waiting ? '1' : '0';
 }
+
+/** The header's "Your turn" and its count (base.html), shown only when a match waits for the
+ *  player (``count``); else it reads "Your matches". */
+export function headerTurns(count) {
+  const el = document.getElementById('your-turn-count');
+  if (!el) return;
+  el.textContent = String(count);
+  el.hidden = !count;
+  document.getElementById('your-turn-label').hidden = !count;
+  document.getElementById('your-matches-label').hidden = !!count;
+}

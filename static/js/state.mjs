@@ -385,6 +385,22 @@ function applySummary(s, st) {
 /** Fold many messages (tests and reconnects). */
 export function fold(state, messages) { return messages.reduce(reduce, state); }
 
+// -- whose turn, for the page around the board ----------------------------------------------------
+/** Whether the game waits for the viewer now: a player, on turn, the game not over. */
+export const yourTurn = state => !!state.you && state.actor === state.you && state.status !== 'finished';
+
+/**
+ * The game page's "Next match" for a player with ``elsewhere`` other matches waiting for him (the
+ * page's boot data): once this match is over, or in correspondence while the opponent is to act.
+ * Never during a live match (its clock and its opponent wait for him here), nor with nowhere to go.
+ */
+export function nextMatchShown(state, elsewhere) {
+  if (!state.you || !(elsewhere > 0)) return false;
+  const m = state.match || {};
+  if (m.status === 'finished' || m.status === 'aborted' || (state.gameEnd && state.gameEnd.matchOver)) return true;
+  return !!(m.timeControl && m.timeControl.kind === 'correspondence') && !yourTurn(state);
+}
+
 // -- text ----------------------------------------------------------------------------------------
 
 /** A sentence describing the board for screen readers. */

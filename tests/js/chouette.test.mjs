@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   roleOf, boardSide, boardState, lineRows, cubeRows, decisionButtons, canMove, canSuggest, waitingFor,
-  settleableCubes, offersFor, secondsLeft, statusText, boardCube, endPlaque, actorOf,
+  settleableCubes, offersFor, secondsLeft, statusText, boardCube, endPlaque, actorOf, endHeld,
 } from '../../static/js/chouette_state.mjs';
 import { canMoveNow, completedPlay, selectableSources } from '../../static/js/state.mjs';
 import { clickPoint, usedDice } from '../../static/js/play.mjs';
@@ -137,4 +137,17 @@ test('whom the game waits for, as the turn\'s chime hears it: you, the others, o
   for (const id of [2, 3, 4]) assert.equal(actorOf(fx.answers, id), waiting.has(id) ? id : 'others');
   assert.ok([2, 3, 4].some(id => actorOf(fx.answers, id) === id), 'a member answers the double');
   assert.equal(actorOf({ ...fx.move, game: null }, 2), null);
+});
+
+test('a game\'s end stays on the board until its delay or its dialog, never once the next game waits for you', () => {
+  const st = fx.move, n = st.game.number;   // the captain (2) plays, the crew member (3) and the box (1) wait
+  const next = { number: n - 1, until: 10_000, closed: false };   // the end of the game before this one
+  assert.equal(endHeld(null, st, 3, 0), false);
+  assert.equal(endHeld(next, st, 3, 5_000), true, 'the crew member waits: the end stays');
+  assert.equal(endHeld(next, st, null, 5_000), true, 'a watcher: the end stays');
+  assert.equal(endHeld(next, st, 2, 5_000), false, 'the captain must play: at once');
+  assert.equal(endHeld(next, st, 3, 10_000), false, 'its delay passed');
+  assert.equal(endHeld({ ...next, closed: true }, st, 3, 5_000), false, 'its dialog closed');
+  const last = { number: n, until: 10_000, closed: true };   // the end of this very game: no game follows yet
+  assert.equal(endHeld(last, st, 2, 20_000), true, 'nothing follows: it stays');
 });

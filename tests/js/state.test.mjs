@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   initialState, reduce, fold, selectableSources, targetsFrom, select, moveTo, undo, completedPlay,
-  candidates, currentPosition, pipCounts, forcedPlay, mustPass, describe, formatSteps, moverPoint,
+  candidates, currentPosition, pipCounts, forcedPlay, mustPass, describe, formatSteps, moverPoint, yourTurn, nextMatchShown,
 } from '../../static/js/state.mjs';
 
 const fixture = JSON.parse(readFileSync(new URL('./fixtures/game1.json', import.meta.url)));
@@ -197,4 +197,45 @@ test('a match awarded by forfeit: the move list says so, not "Wins 0 points"', (
   assert.equal(last.text, 'Wins by forfeit (the match is awarded; no points)');
   assert.ok(!s.moveList.some(m => /Wins 0/.test(m.text)));
   assert.deepEqual(s.match.score, [0, 0]);
+});
+
+// -- whose turn: the header's count, "Next match", the end of a game held on screen --------------------
+const ended = fold(reduce(initialState(), fixture.first), fixture.events);   // the 1-point match, White (you) won
+const summary = (actor, phase) => ({ phase, actor, cube: { value: 1, owner: null, enabled: false },
+  may: { double: false, beaver: false, raccoon: false }, positionId: 'x', clock: null });
+const position = { board: fixture.first.d.board, whiteBar: 0, blackBar: 0, whiteOff: 0, blackOff: 0, turn: null };
+/** The next game of a longer match: its start, then its opening roll won by ``first``. */
+const nextGame = (state, first) => fold(state, [
+  { t: 'game_start', v: 1, game: 2, d: { position, number: 2, score: [1, 0], crawfordGame: false } },
+  { t: 'opening_roll', v: 2, game: 2, d: { white: first === 'white' ? 5 : 2, black: first === 'white' ? 2 : 5, first, cubeValue: 1 },
+    state: summary(first, 'move') },
+]);
+
+test('your turn: a player on roll in a game going on, never a watcher nor a finished game', () => {
+  const start = reduce(initialState(), fixture.first);
+  assert.equal(start.actor, 'white');
+  assert.ok(yourTurn(start));
+  assert.ok(!yourTurn({ ...start, you: 'black' }));
+  assert.ok(!yourTurn({ ...start, you: null }), 'a watcher has no turn');
+  assert.ok(!yourTurn(ended), 'the game is over');
+  const midMatch = { ...ended, match: { ...ended.match, status: 'playing' }, gameEnd: { ...ended.gameEnd, matchOver: false } };
+  assert.ok(yourTurn(nextGame(midMatch, 'white')), 'the next game waits for White: the end held gives way');
+  assert.ok(!yourTurn(nextGame(midMatch, 'black')), 'the opponent opens: the end may stay');
+  assert.ok(!yourTurn(fold(midMatch, [{ t: 'game_start', v: 1, game: 2, d: { position, number: 2, score: [1, 0], crawfordGame: false } }])),
+    'before the opening roll nobody is on roll');
+});
+
+test('"Next match" only when another match waits and this one can be left', () => {
+  const playing = reduce(initialState(), fixture.first);   // a live match, White (you) on roll
+  const theirs = { ...playing, actor: 'black' };
+  assert.ok(!nextMatchShown(theirs, 2), 'a live match going on: the opponent moving is no reason to leave');
+  assert.ok(!nextMatchShown(playing, 2));
+  assert.ok(nextMatchShown(ended, 1), 'the match is over and another waits');
+  assert.ok(!nextMatchShown(ended, 0), 'nowhere to go');
+  assert.ok(!nextMatchShown(ended, null), 'no count: a visitor');
+  assert.ok(!nextMatchShown({ ...ended, you: null }, 3), 'a watcher');
+  const corr = { ...theirs, match: { ...theirs.match, timeControl: { kind: 'correspondence', daysPerMove: 2 } } };
+  assert.ok(nextMatchShown(corr, 1), 'correspondence: played, on to the next one waiting');
+  assert.ok(!nextMatchShown({ ...corr, actor: 'white' }, 1), 'correspondence, your turn here: stay');
+  assert.ok(!nextMatchShown(corr, 0));
 });
