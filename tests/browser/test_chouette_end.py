@@ -4,7 +4,10 @@ whether it holds the box). The captain (animation on) sees it come down and hear
 end as it lands, then the end dialog; a watcher with animation off has it at once, and again
 after a reload; the box, sounds off, hears nothing. Each sound is the game page's: the
 captain's own steps as he makes them, the team's checkers as they land, the cube, your turn.
-Closing the dialog shows the next game, which has started underneath."""
+Closing the dialog shows the next game, which has started underneath. The player the next game
+waits for (its new captain, the team having won its opening roll) is never held: the end gives
+way on his board at once and he plays (issue 28: input is never blocked longer than the
+animation of the player's own play)."""
 
 import re
 
@@ -16,7 +19,7 @@ from tests.browser.helpers import click_steps, sign_up
 from tests.browser.test_board_look import _set_setting
 from tests.browser.test_board_motion import SETTLED, WATCH_SPRITES
 from tests.browser.test_board_sound import LANDINGS, SPY
-from tests.browser.test_chouette import _click_and_wait, _open_table, _start, _version
+from tests.browser.test_chouette import _click_and_wait, _open_table, _play_on_board, _start, _version
 from tests.browser.test_game_end import PLAQUE, WATCH_RESULT
 from tests.live import Site
 from tests.support import require_chromium
@@ -25,6 +28,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 # The team wins the opening 3-1 (box 1, team 3).
 GAME_1 = [[1], [3], [6, 4], [5, 2], [4, 3], [6, 1]]
+# The team wins the next game's opening 5-2 (box 2, team 5): its new captain plays first.
+GAME_2 = [[2], [5], [6, 4], [5, 3]]
 HELD = "n => document.getElementById('chouette').dataset.held === String(n)"
 
 
@@ -71,7 +76,7 @@ def test_a_chouette_game_ends_with_its_result_on_the_board_and_its_sounds(end_si
         page.wait_for_function("() => window.ch && window.ch.st")
         page.evaluate(SPY)
         page.click("#line")  # a gesture: from now on the page may sound
-    _start(dice, chouette_id, [box, captain, crew], [[6], [5], [4]], {1: GAME_1})
+    _start(dice, chouette_id, [box, captain, crew], [[6], [5], [4]], {1: GAME_1, 2: GAME_2})
     watcher.wait_for_function("() => window.ch.st.game && window.ch.st.game.phase === 'move'")
     for page in (captain, watcher):
         page.evaluate(WATCH_RESULT)
@@ -101,15 +106,30 @@ def test_a_chouette_game_ends_with_its_result_on_the_board_and_its_sounds(end_si
         page.wait_for_selector("#actions button:has-text('Drop your cube')")
         _click_and_wait(page, page.locator("#actions button", has_text="Drop your cube"))
 
-    # The end: held on every board with its plaque, the next game already started underneath.
+    # The next game waits at once for its captain (the crew member: the box held, the captain
+    # went to the end of the line): the end gives way on his board, with no dialog over it.
+    crew.wait_for_function("() => window.ch.st.game && window.ch.st.game.number === 2")
+    assert crew.evaluate("() => window.ch.st.game.captain === window.ch.you && window.ch.st.game.dice.join() === '5,2'")
+    crew.wait_for_function(HELD, arg="")
+    assert crew.is_hidden("#end-dialog") and crew.evaluate(PLAQUE) is None
+
+    # The end: held on every other board with its plaque, the next game going on underneath.
     plaque = ["Game over", "Box +2 · holds the box"]
-    for page in (box, captain, crew, watcher):
+    for page in (box, captain, watcher):
         page.wait_for_function("() => window.ch.st.session.gamesPlayed >= 1 && window.ch.st.game && window.ch.st.game.number === 2")
         page.wait_for_function(HELD, arg=1)
         page.wait_for_function(SETTLED)
         assert page.evaluate(PLAQUE) == plaque
         page.wait_for_selector("#end-dialog:not([hidden])")
         assert "Scores:" in page.text_content("#end-lines")
+    # The new captain plays his opening 5-2 on the board at once, the end still held for the
+    # others; then the box is on roll: the end gives way on his board too, its dialog closed.
+    crew.wait_for_function("() => document.getElementById('board').dataset.animating !== '1'")
+    _play_on_board(crew)
+    box.wait_for_function("() => window.ch.st.game.onRoll === 'box'")
+    box.wait_for_function(HELD, arg="")
+    assert box.is_hidden("#end-dialog") and box.evaluate(PLAQUE) is None
+    assert captain.evaluate(HELD, 1) and watcher.evaluate(HELD, 1)
     # the captain saw it come down and heard the end as it landed; the watcher had it at once
     assert captain.evaluate("() => window.resultSprites") > 0
     assert ["gameEnd", True] in captain.evaluate("() => window.landed"), captain.evaluate("() => window.landed")
