@@ -1,6 +1,7 @@
 """Correspondence in the browser: two players open three correspondence matches each through
 the form, join each other's by invite, see "your turn" in the header, play from the
-drop-down and go on with "Next match" (clicks, not API calls; conftest.py has the server)."""
+drop-down and go on with "Next match" while one waits (clicks, not API calls; conftest.py has
+the server)."""
 
 import re
 
@@ -26,7 +27,9 @@ def _open_correspondence(page, base):
 
 
 def _count(page):
-    return int(page.text_content("#your-turn-count"))
+    """The header's count: none shown ("Your matches") when no match waits."""
+    shown = page.is_visible("#your-turn-count")
+    return int(page.text_content("#your-turn-count")) if shown else 0
 
 
 def test_two_players_keep_three_correspondence_matches_each(site_server, new_page):
@@ -62,13 +65,16 @@ def test_two_players_keep_three_correspondence_matches_each(site_server, new_pag
         alice.wait_for_function("() => window.bg && bg.state.phase === 'move' && bg.state.actor === bg.state.you")
         assert "days per move" in alice.text_content("#match-title")
         first = alice.url
+        version = game_state(alice)["version"]
         click_play(alice, game_state(alice)["legal"][0])
+        alice.wait_for_function(f"() => bg.state.version > {version} && bg.state.actor !== bg.state.you")
+        assert _count(alice) == left, "the header's count follows the game just played"
+        if not left:  # nothing waits any more: no "Next match"
+            assert alice.is_hidden("#next-match")
+            break
         alice.wait_for_selector("#next-match:not([hidden])")
         alice.click("#next-match")
-        if left:
-            alice.wait_for_url(lambda url, first=first: url != first and "/games/" in url)
-        else:
-            alice.wait_for_url(re.compile(r".*/matches/\?turn=mine$"))
+        alice.wait_for_url(lambda url, first=first: url != first and "/games/" in url)
         assert _count(alice) == left
     bob.goto(f"{base}/matches/?turn=mine")
     assert _count(bob) == 6 and bob.locator("#match-rows tbody tr[data-match]").count() == 6

@@ -62,15 +62,18 @@ def test_cube_offered_and_taken_then_the_crawford_game_has_no_cube(site_server, 
     white.click('[data-resign="1"]')
     black.wait_for_selector('[data-act="resign_accept"]:visible')
     black.click('[data-act="resign_accept"]')
-    # The end of the game stays in view (no dialog over the board) until "Next game".
-    for page in (white, black):
+    # The end of the game stays in view (no dialog over the board) until "Next game" for Black;
+    # White opens game 2 (5-2), so his board goes on to it at once (issue 28).
+    white.wait_for_function(f"() => bg.state.game !== {first_game} && bg.state.phase === 'move' && bg.state.actor === 'white'")
+    assert white.is_hidden('[data-act="next"]')
+    for page in (black,):
         page.wait_for_selector('[data-act="next"]:visible')
         assert "2 points" in page.text_content("#status-line")
         assert "0 – 2" in page.text_content("#status-line")
         assert page.is_hidden("#end-dialog")
     # The socket followed the match into game 2, the Crawford game, and the URL too.
+    black.click('[data-act="next"]')
     for page in (white, black):
-        page.click('[data-act="next"]')
         page.wait_for_function(f"() => bg.state.game !== {first_game} && bg.state.phase === 'move'")
         assert page.url.endswith(f"/games/{game_state(page)['game']}/")
         assert page.is_visible("#score .badge") and "Crawford" in page.text_content("#score")

@@ -6,7 +6,7 @@ replay's step forward brings it down; a match's end dialog opens once the result
 
 import pytest
 
-from tests.browser.helpers import click_play, game_state
+from tests.browser.helpers import click_play, game_state, script_dice
 from tests.browser.test_board_motion import FINAL, OPENING, SETTLED, WATCH_SPRITES, _spectator
 from tests.browser.test_board_sound import SPY
 from tests.browser.test_site import shoot, start_match
@@ -35,7 +35,8 @@ def _resign_single(white, black):
 
 def test_the_result_comes_down_onto_the_board_and_the_next_game_starts_clean(site_server, new_page, screenshots):
     base, _ = site_server
-    white, black, _ = start_match(site_server, new_page, length=3, names=("tia", "uma"))
+    white, black, match_id = start_match(site_server, new_page, length=3, names=("tia", "uma"))
+    script_dice(site_server[1], match_id, [[1], [6]], game=2)  # Black opens game 2
     watcher, _ = _spectator(base, new_page, white.url, "endwatch", "slow")
     still, _ = _spectator(base, new_page, white.url, "endstill", "off")
     click_play(white, OPENING)
@@ -46,7 +47,9 @@ def test_the_result_comes_down_onto_the_board_and_the_next_game_starts_clean(sit
     game = game_state(white)["game"]
     _resign_single(white, black)
     names = [white.evaluate("() => bg.state.match.white.name")]
-    for page in (white, black, watcher, still):
+    # game 2 waits for Black: his board goes on to it at once (issue 28); the others keep the end
+    black.wait_for_function(f"() => bg.state.game !== {game} && bg.state.actor === 'black'")
+    for page in (white, watcher, still):
         page.wait_for_function("() => bg.state.status === 'finished'")
         page.wait_for_function(SETTLED)
         assert page.evaluate(PLAQUE) == [f"{names[0]} wins", "1 point · single"]
