@@ -6,7 +6,7 @@ the same way as it steps through a game."""
 
 import pytest
 
-from tests.browser.helpers import click_play, game_state, sign_up, wait_version
+from tests.browser.helpers import click_play, game_state, script_dice, sign_up, wait_version
 from tests.browser.test_board_look import _set_setting
 from tests.browser.test_board_motion import SETTLED, _spectator
 from tests.browser.test_site import start_match
@@ -114,7 +114,8 @@ def test_the_replay_sounds_as_it_steps_through_a_game(site_server, new_page):
     on the bar), the dice; at the device's volume; nothing before the first click or key (a
     step made by a script is silent), one sound per step with animation off, none with sound off."""
     base, _ = site_server
-    white, black, _ = start_match(site_server, new_page, length=3, names=("rae", "sol"), rolls=([3], [1], [4, 2]))
+    white, black, match_id = start_match(site_server, new_page, length=3, names=("rae", "sol"), rolls=([3], [1], [4, 2]))
+    script_dice(site_server[1], match_id, [[1], [6]], game=2)  # Black opens game 2: White keeps the end in view
     game = game_state(white)["game"]
     click_play(white, [{"from": 13, "to": 10}, {"from": 6, "to": 5}])  # blots on 10 and 5
     black.wait_for_selector('[data-act="roll"]:visible')
