@@ -91,6 +91,19 @@ def test_next_match_opens_the_oldest_waiting_game_but_the_one_left(alice, bob, f
     assert _client(carol).get("/matches/next/")["Location"] == "/matches/?turn=mine"
 
 
+def test_the_game_page_knows_the_matches_waiting_elsewhere(alice, bob, fifty):
+    """The boot data's count without the game shown (its part follows the game live), for the
+    header and "Next match"; a player with nothing waiting reads "Your matches", no "Your turn 0"."""
+    alices, bobs = fifty
+    assert turns.waiting_elsewhere(alice, alices[0]) == 29 and turns.waiting_elsewhere(alice, bobs[0]) == 30
+    page = _client(alice).get(f"/games/{alices[0]}/").content.decode()
+    assert '"turnsElsewhere": 29' in page
+    carol = services.player_register(username="carol", password="correct horse 3")
+    empty = _client(carol).get("/leaderboard/").content.decode()
+    assert 'id="your-turn-count" hidden>0<' in empty and 'id="your-turn-label" hidden>' in empty
+    assert 'id="your-matches-label">' in empty
+
+
 def test_the_bot_api_lists_the_matches_waiting_for_the_agent():
     one, two = register("turn-one"), register("turn-two")
     white, black = Player.objects.get(pk=one.id), Player.objects.get(pk=two.id)
