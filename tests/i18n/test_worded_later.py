@@ -177,3 +177,22 @@ def test_why_a_job_ended_keeps_its_code_and_is_worded_for_each_reader(monkeypatc
     # queued again: no reason left
     job = jobs.job_retry(job_id=job.pk)
     assert (job.error, job.error_code, job.error_params, job_dict(job)["error"]) == ("", "", {}, None)
+
+
+@pytest.mark.django_db
+def test_a_lobby_broadcast_is_not_worded_in_the_language_of_whoever_caused_it():
+    """A lobby_update reaches every lobby: its time control's label is in the site's language
+    (pages word it from the numbers, texts.mjs ``timeControlText``), not the creator's Turkish."""
+    from games import services
+    from games.selectors.serializers import time_control
+    from games.services.lobby import lobby_message
+
+    with translation.override("tr"):
+        creator = services.player_register(username="tuna", password=None)
+        match = services.match_create(creator=creator, length=3, corr_days=2, corr_bank_days=1)
+        turkish = time_control(match)["label"]
+        update = lobby_message(match)
+    tc = update["d"]["timeControl"]
+    assert (tc["daysPerMove"], tc["bankDays"]) == (2, 1)
+    assert turkish.startswith("Hamle başına 2 gün")
+    assert tc["label"] == "2 days per move + 1 day bank"
