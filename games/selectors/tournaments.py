@@ -178,6 +178,7 @@ def _match(link: TournamentMatch, names: dict) -> dict:
         "white": {"id": m.white_id, "name": names.get(m.white_id, "?"), "score": m.white_score},
         "black": {"id": m.black_id, "name": names.get(m.black_id, "?"), "score": m.black_score},
         "length": m.length, "winner": m.winner_id, "endReason": m.end_reason or None,
+        "endReasonWord": m.end_reason_word or None,
         "deadline": _iso(link.deadline), "replaced": link.replaced, "forced": link.forced or None,
     }
 

@@ -162,6 +162,15 @@ def test_the_names_of_matches_and_bracket_slots_read_in_the_readers_language(peo
     assert "<h3>[de] Semi-final</h3>" in page and "<h3>[de] Final</h3>" in page
     assert "<i>[de] winner of M-R1-1</i>" in page
     assert '<span class="lbl">[de] Semi-final</span>' in page  # a table being played
+    # a match that ended by a forfeit says how in words, not as its code
+    first = tournament_matches(t.pk)[0]
+    services.match_leave(match_id=first.pk, player=first.white)
+    first.refresh_from_db()
+    with translation.override("de"):
+        how = str(first.END_WORDS[first.end_reason])
+    assert how != first.end_reason
+    page = Client().get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert f'<span class="hint">({how})</span>' in page and f"({first.end_reason})" not in page
     from games.selectors.tournaments import tournament_detail
 
     with translation.override("tr"):  # the bot API's reading (its Accept-Language): the key stays
