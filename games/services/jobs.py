@@ -215,7 +215,7 @@ def failure_of(exc: BaseException) -> tuple:
     code, template = getattr(exc, "code", None), getattr(exc, "template", None)
     if isinstance(code, str) and code and isinstance(template, str):
         return code, Message(template, getattr(exc, "params", None) or {})
-    return "job_crashed", Message(JOB_CRASHED, {"detail": f"{type(exc).__name__}: {exc}"})
+    return "job_crashed", Message(JOB_CRASHED, {"detail": f"{type(exc).__name__}: {exc}"[:1000]})
 
 
 def job_progress(job_id: int, fraction: float, message: str = "") -> bool:

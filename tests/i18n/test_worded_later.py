@@ -140,6 +140,7 @@ def test_why_a_job_ended_keeps_its_code_and_is_worded_for_each_reader(monkeypatc
     crashed = failed_with(RuntimeError("out of memory"))
     assert (crashed.error_code, crashed.error, crashed.error_params) == (
         "job_crashed", jobs.JOB_CRASHED, {"detail": "RuntimeError: out of memory"})
+    assert len(failed_with(RuntimeError("x" * 5000)).error_params["detail"]) == 1000  # a long text is cut
     refused = failed_with(engine_errors.IllegalPlay("blocked_point", gettext_noop("Point %(point)s is blocked."),
                                                     params={"point": 6}))
     assert (refused.error_code, refused.error_params) == ("blocked_point", {"point": 6})
