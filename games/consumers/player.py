@@ -7,12 +7,14 @@ the tournament's page shows the match)."""
 
 from __future__ import annotations
 
+from django.utils import translation
 from django.utils.translation import gettext
 
-from games.consumers.base import SocketConsumer
+from games.consumers.base import SocketConsumer, socket_language
 from games.db.calls import db
 from games.events import player_group
 from games.selectors.players import player_of
+from games.selectors.tournaments import label_words
 
 ANONYMOUS_CLOSE = 4001
 NOTICES = ("tournament_match",)  # the notices a page is told of
@@ -41,7 +43,13 @@ class PlayerConsumer(SocketConsumer):
     async def match_notice(self, message):
         data = message["data"]
         if data.get("t") in NOTICES:
-            await self.send_json({"t": data["t"], "v": None, "d": data["d"]})
+            # made by whoever's action or worker paired the match: its name is worded here, in this
+            # socket's language (as a page would be), from the English the tournament core gave it
+            if self.language is None:
+                self.language = await db(socket_language, self.scope)
+            with translation.override(self.language):
+                label = label_words(data["d"].get("label", ""))
+            await self.send_json({"t": data["t"], "v": None, "d": {**data["d"], "label": label}})
 
     async def catch_up(self, since, with_chat=False):
         """Nothing to catch up: notices are not replayed."""

@@ -45,7 +45,10 @@ class Job(models.Model):
                                help_text="The progress line: marked English, its values in message_params.")
     message_params = models.JSONField(default=dict, blank=True,
                                       help_text="The values put into message when it is shown, in the reader's words.")
-    error = models.TextField(blank=True)
+    error = models.TextField(blank=True, help_text="Why it ended without a result: marked English, its values in error_params.")
+    error_code = models.CharField(max_length=40, blank=True, help_text="The stable code of error (job_crashed, job_timed_out...).")
+    error_params = models.JSONField(default=dict, blank=True,
+                                    help_text="The values put into error when it is shown, in the reader's words.")
     attempts = models.PositiveSmallIntegerField(default=0)
     params = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")

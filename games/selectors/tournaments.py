@@ -13,7 +13,8 @@ from games import clock
 from games.models import DirectorAction, Entry, Match, Player, Tournament, TournamentMatch
 from games.selectors.clubs import club_directs
 from games.selectors.tournament_records import match_records, pr_table
-from games.tournament import load
+from games.engine.errors import word
+from games.tournament import labels, load
 
 UPCOMING, RUNNING, FINISHED = "upcoming", "running", "finished"
 SECTIONS = {UPCOMING: [Tournament.REGISTERING], RUNNING: [Tournament.RUNNING],
@@ -104,7 +105,8 @@ def tournament_detail(t: Tournament, viewer: Player | None = None) -> dict:
     out["standings"] = [] if event is None else [
         {**s.to_dict(), "name": names.get(s.player, str(s.player))} for s in event.standings()]
     out["bracket"] = [] if event is None or not hasattr(event, "bracket") else [
-        {**node, "aName": names.get(node["a"]), "bName": names.get(node["b"]),
+        {**node, "label": label_words(node["label"]), "aFrom": label_words(node["aFrom"]),
+         "bFrom": label_words(node["bFrom"]), "aName": names.get(node["a"]), "bName": names.get(node["b"]),
          "winnerName": names.get(node["winner"])} for node in event.bracket()]
     records = match_records([link.match for link in links])
     out["matches"] = [{**_match(link, names), **records[link.match_id]} for link in links]
@@ -113,7 +115,7 @@ def tournament_detail(t: Tournament, viewer: Player | None = None) -> dict:
     for row in out["standings"]:
         row["pr"] = prs.get(row["player"])
     out["pending"] = [] if event is None else [
-        {"key": p.key, "label": p.label, "a": p.a, "aName": names.get(p.a), "b": p.b, "bName": names.get(p.b)}
+        {"key": p.key, "label": label_words(p.label), "a": p.a, "aName": names.get(p.a), "b": p.b, "bName": names.get(p.b)}
         for p in event.pending() if not p.is_bye]
     out["waitingList"] = [{"id": e.player_id, "name": e.player.display_name}
                           for e in sorted((e for e in entries if e.status == Entry.WAITING), key=waiting_order)]
@@ -157,6 +159,14 @@ def check_in_open(t: Tournament, now=None) -> bool:
     return (now or clock.now()) >= t.starts_at - timedelta(minutes=t.check_in_minutes)
 
 
+def label_words(label: str) -> str:
+    """A name the tournament core gave a match or a bracket slot ("Semi-final", "winner of
+    M-R1-1"), stored in English, in the reader's words (``games.tournament.labels``); the
+    ``key`` beside it is what stays."""
+    found = labels.parse(label)
+    return word(*found) if found else label
+
+
 def waiting_order(entry: Entry) -> tuple:
     return (entry.queued_at or entry.created_at, entry.pk)
 
@@ -164,10 +174,11 @@ def waiting_order(entry: Entry) -> tuple:
 def _match(link: TournamentMatch, names: dict) -> dict:
     m = link.match
     return {
-        "key": link.key, "label": link.label, "round": link.round, "matchId": m.pk, "status": m.status,
+        "key": link.key, "label": label_words(link.label), "round": link.round, "matchId": m.pk, "status": m.status,
         "white": {"id": m.white_id, "name": names.get(m.white_id, "?"), "score": m.white_score},
         "black": {"id": m.black_id, "name": names.get(m.black_id, "?"), "score": m.black_score},
         "length": m.length, "winner": m.winner_id, "endReason": m.end_reason or None,
+        "endReasonWord": m.end_reason_word or None,
         "deadline": _iso(link.deadline), "replaced": link.replaced, "forced": link.forced or None,
     }
 

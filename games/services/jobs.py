@@ -25,6 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import conf
+from games.engine.errors import Message
 from games.errors import Conflict, Limited
 from games.models import Job, Player
 from django.utils.translation import gettext, gettext_noop
@@ -117,13 +118,14 @@ def job_retry(*, job_id: int, by=None) -> Job:
         job = Job.objects.select_for_update().get(pk=job_id)
         if job.status not in Job.RETRYABLE:
             raise Conflict("job_not_failed", gettext("Only a failed, cancelled or timed-out job can be queued again."))
-        job.status, job.progress, job.error, job.attempts = Job.QUEUED, 0.0, "", 0
+        job.status, job.progress, job.attempts = Job.QUEUED, 0.0, 0
+        job.error, job.error_code, job.error_params = "", "", {}
         job.message, job.message_params = WAITING, {}
         if by is not None:
             job.created_by = by
         job.started_at = job.finished_at = None
-        job.save(update_fields=["status", "progress", "error", "attempts", "message", "message_params", "created_by",
-                                "started_at", "finished_at"])
+        job.save(update_fields=["status", "progress", "error", "error_code", "error_params", "attempts", "message",
+                                "message_params", "created_by", "started_at", "finished_at"])
         _queue_on_commit(job.pk, _priority(job))
         return job
 
@@ -166,14 +168,54 @@ def job_begin(job_id: int) -> Job | None:
         return job
 
 
+def _stored(message, limit: int) -> tuple:
+    """``(template, params)`` of a line kept to be worded when shown: a marked English text, or a
+    :class:`games.engine.errors.Message` (or a refusal with ``template`` and ``params``) whose
+    values are kept apart; a value that is itself a ``Message`` is kept as ``{"template",
+    "params"}`` so that it is worded too (``games.selectors.jobs``)."""
+    template = getattr(message, "template", None)
+    if template is None:
+        return str(message)[:limit], {}
+    return template[:limit], {k: _value(v) for k, v in (getattr(message, "params", None) or {}).items()}
+
+
+def _value(value):
+    if isinstance(value, (int, float)):
+        return value
+    if getattr(value, "template", None) is not None:
+        return {"template": value.template, "params": {k: _value(v) for k, v in (value.params or {}).items()}}
+    return str(value)
+
+
 def _line(message) -> dict:
     """The fields of a progress line: a marked English text (a :class:`games.engine.errors.Message`
     keeps its values apart), worded when shown (``games.selectors.jobs.job_line``)."""
-    template = getattr(message, "template", None)
-    if template is None:
-        return {"message": str(message)[:200], "message_params": {}}
-    params = {k: v if isinstance(v, (int, float)) else str(v) for k, v in message.params.items()}
-    return {"message": template[:200], "message_params": params}
+    template, params = _stored(message, 200)
+    return {"message": template, "message_params": params}
+
+
+def _error(code: str, error) -> dict:
+    """The fields of why a job ended without a result: a stable ``code`` and a line worded when
+    shown (``games.selectors.jobs.job_error``), as :func:`_line`."""
+    template, params = _stored(error, 2000)
+    return {"error_code": code[:40], "error": template, "error_params": params}
+
+
+#: Why a job ended without a result (``Job.error_code`` -> its marked line).
+JOB_CRASHED = gettext_noop("The job stopped on an unexpected error (%(detail)s).")
+JOB_TIMED_OUT = gettext_noop("The job ran for more than its time limit of %(seconds)s s and was stopped.")
+WORKER_LOST = gettext_noop("The worker running this job stopped too often (attempts: %(attempts)s).")
+UNKNOWN_KIND = gettext_noop("No worker knows jobs of kind %(kind)s.")
+
+
+def failure_of(exc: BaseException) -> tuple:
+    """``(code, line)`` for a job whose function raised ``exc``: a refusal with a code and a marked
+    text (the analysis core's ``AnalysisError``, the engine's) keeps both, worded when shown;
+    anything else is ``job_crashed`` with the exception's own text as a value."""
+    code, template = getattr(exc, "code", None), getattr(exc, "template", None)
+    if isinstance(code, str) and code and isinstance(template, str):
+        return code, Message(template, getattr(exc, "params", None) or {})
+    return "job_crashed", Message(JOB_CRASHED, {"detail": f"{type(exc).__name__}: {exc}"[:1000]})
 
 
 def job_progress(job_id: int, fraction: float, message: str = "") -> bool:
@@ -213,10 +255,16 @@ def job_done(job_id: int, message: str = "") -> None:
                                                              **_line(message or DONE))
 
 
-def job_failed(job_id: int, error: str) -> None:
-    Job.objects.filter(pk=job_id, status=Job.RUNNING).update(status=Job.FAILED, error=error[:2000],
-                                                             message=FAILED, message_params={},
-                                                             finished_at=timezone.now())
+def unknown_kind(kind: str) -> tuple:
+    """``(code, line)`` for a job no worker knows how to run."""
+    return "unknown_job_kind", Message(UNKNOWN_KIND, {"kind": kind})
+
+
+def job_failed(job_id: int, code: str, error) -> None:
+    """A running job failed: ``code`` stays, ``error`` (a marked line, a ``Message`` when it has
+    values: :func:`failure_of`) is worded for whoever looks."""
+    Job.objects.filter(pk=job_id, status=Job.RUNNING).update(status=Job.FAILED, message=FAILED, message_params={},
+                                                             finished_at=timezone.now(), **_error(code, error))
 
 
 def job_stopped(job_id: int, status: str) -> None:
@@ -225,7 +273,7 @@ def job_stopped(job_id: int, status: str) -> None:
         limit = time_limit()
         Job.objects.filter(pk=job_id, status=Job.RUNNING).update(
             status=Job.TIMED_OUT, finished_at=timezone.now(), message=STOPPED, message_params={},
-            error=f"The job ran for more than its time limit of {limit:.0f} s and was stopped.")
+            **_error("job_timed_out", Message(JOB_TIMED_OUT, {"seconds": round(limit)})))
 
 
 def jobs_heal(*, now=None, requeue_waiting: bool = True) -> int:
@@ -243,9 +291,11 @@ def jobs_heal(*, now=None, requeue_waiting: bool = True) -> int:
                 continue
             if job.attempts >= MAX_ATTEMPTS:
                 job.status, job.finished_at = Job.FAILED, at
-                job.error = f"The worker stopped {job.attempts} times while running this job."
+                for field, value in _error("worker_lost", Message(WORKER_LOST, {"attempts": job.attempts})).items():
+                    setattr(job, field, value)
                 job.message, job.message_params = FAILED, {}
-                job.save(update_fields=["status", "finished_at", "error", "message", "message_params"])
+                job.save(update_fields=["status", "finished_at", "error", "error_code", "error_params", "message",
+                                        "message_params"])
             else:
                 job.status, job.message, job.message_params = Job.QUEUED, RESTARTING, {}
                 job.save(update_fields=["status", "message", "message_params"])

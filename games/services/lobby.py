@@ -4,7 +4,9 @@ and a client that missed one notices (docs/PROTOCOL.md, "The lobby socket")."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db.models import F
+from django.utils import translation
 
 from games.models import Counter, Match
 from games.selectors import serializers
@@ -13,12 +15,16 @@ from games.selectors.lobby import LOBBY, lobby_visible
 
 def lobby_message(match: Match) -> dict | None:
     """The numbered lobby message for a change of ``match`` (None for a private match, which
-    the lobby never shows). Takes the lobby counter's row lock until the commit."""
+    the lobby never shows). Takes the lobby counter's row lock until the commit. It goes to every
+    lobby, whatever its readers' languages: its worded fields (the time control's ``label``) are
+    in the site's language, not in that of the request that changed the match; pages word the
+    time control from its numbers (``timeControlText`` in texts.mjs)."""
     if match.private:
         return None
     version = bump(LOBBY)
     if lobby_visible(match):
-        return {"t": "lobby_update", "v": version, "d": serializers.match_dict(match)}
+        with translation.override(settings.LANGUAGE_CODE):
+            return {"t": "lobby_update", "v": version, "d": serializers.match_dict(match)}
     return {"t": "lobby_remove", "v": version, "d": {"id": match.pk}}
 
 

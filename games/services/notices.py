@@ -26,12 +26,14 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.functional import lazy
 from django.utils.translation import gettext, ngettext
 
 from games import clock, conf
 from games.errors import BadRequest, Conflict
 from games.events import Batch, player_group, publish_on_commit
 from games.models import Connection, Game, Match, Player
+from games.selectors.tournaments import label_words
 from games.services.lifecycle import lock_game
 from games.services.notify import (
     KINDS, UNSUBSCRIBE_SALT, language_of, mail_later, notify, reachable, site_url, wants,
@@ -218,7 +220,9 @@ def notice_accepted(match: Match) -> bool:
 def tournament_match_notice(player: Player, opponent: Player, *, tournament, match, label: str) -> bool:
     """Tell ``player`` that their match of ``tournament`` against ``opponent`` is ready: on
     their open pages at once (the ``/ws/me/`` socket), then by push and e-mail as their settings
-    say, in their language. Returns whether it went by push or mail."""
+    say, in their language. Returns whether it went by push or mail. ``label`` is the tournament
+    core's English name of the match ("Semi-final"): the socket words it in its own language
+    (``games.consumers.player``), the push and the mail in the player's."""
     url = f"/games/{match.games.order_by('number').values_list('pk', flat=True).first()}/"
     publish_on_commit(Batch(group=player_group(player.pk), notices=[{"t": "tournament_match", "d": {
         "tournament": tournament.pk, "name": tournament.name, "match": match.pk, "label": label,
@@ -227,7 +231,8 @@ def tournament_match_notice(player: Player, opponent: Player, *, tournament, mat
         return False
     return notify(player, "tournament",
                   lambda: gettext("Your match in %(tournament)s is ready") % {"tournament": tournament.name},
-                  lambda: gettext("%(label)s against %(opponent)s") % {"label": label,
+                  lambda: gettext("%(label)s against %(opponent)s") % {"label": label_words(label),
                                                                         "opponent": opponent.display_name},
-                  url, {"tournament": tournament, "opponent": opponent.display_name, "label": label,
+                  url, {"tournament": tournament, "opponent": opponent.display_name,
+                        "label": lazy(label_words, str)(label),  # worded as the mail is, in the player's language
                         "page": site_url(f"/tournaments/{tournament.pk}/")})

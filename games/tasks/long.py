@@ -82,7 +82,7 @@ def run_job(job_id: int) -> str | None:
     fn = JOB_KINDS.get(job.kind)
     logger.info("job %s (%s %s) started, attempt %s", job.pk, job.kind, job.key, job.attempts)
     if fn is None:
-        jobs.job_failed(job.pk, f"No worker knows jobs of kind {job.kind!r}.")
+        jobs.job_failed(job.pk, *jobs.unknown_kind(job.kind))
         return Job.FAILED
     report = jobs.reporter(job)
     try:
@@ -94,7 +94,7 @@ def run_job(job_id: int) -> str | None:
         return stop.status
     except Exception as exc:
         logger.exception("job %s failed", job.pk)
-        jobs.job_failed(job.pk, f"{type(exc).__name__}: {exc}")
+        jobs.job_failed(job.pk, *jobs.failure_of(exc))
         return Job.FAILED
     jobs.job_done(job.pk, message or "Done")
     logger.info("job %s done", job.pk)

@@ -40,8 +40,8 @@ def bracket_columns(detail: dict) -> list:
     live = {m["key"]: m["matchId"] for m in detail["matches"] if not m["replaced"]}
     columns: dict = {}
     for node in detail["bracket"]:
-        title = node["label"] if node["stage"] == "main" else f"{node['stage'].capitalize()}: {node['label']}"
-        column = columns.setdefault((node["stage"], node["round"]), {"title": title, "nodes": []})
+        # the label names its stage ("Consolation semi-final", "Losers' round 2"), in the reader's words
+        column = columns.setdefault((node["stage"], node["round"]), {"title": node["label"], "nodes": []})
         column["nodes"].append({**node, "matchId": live.get(node["key"])})
     return list(columns.values())
 

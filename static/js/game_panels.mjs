@@ -123,7 +123,7 @@ export function renderAway(G) {
 export function renderPanel(G) {
   const state = G.state, m = state.match, name = namer(state);
   if (m) {
-    const tc = m.timeControl && m.timeControl.kind === 'correspondence' ? ` · ${m.timeControl.label}` : '';
+    const tc = m.timeControl && m.timeControl.kind === 'correspondence' ? ` · ${T.timeControlText(m.timeControl)}` : '';
     $('match-title').textContent = m.length ? interpolate(_('%(length)s-point match · game %(number)s'), { length: m.length, number: state.number }, true)
       : interpolate(_('Money session · game %(number)s'), { number: state.number }, true);
     $('match-title').textContent += tc;

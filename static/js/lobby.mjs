@@ -2,6 +2,7 @@
 import { csrfToken, esc } from './lib/dom.mjs';
 import { gettext as _, interpolate, pgettext } from './lib/i18n.mjs';
 import { openSocket, order } from './lib/socket.mjs';
+import { timeControlText } from './texts.mjs';
 
 const open = new Map(), live = new Map();
 const loggedIn = document.getElementById('open-matches').dataset.loggedIn === '1';
@@ -16,7 +17,10 @@ function describe(m) {
   if (r.jacoby) bits.push(_('Jacoby'));
   if (r.beaver) bits.push(_('beavers'));
   if (!m.rated) bits.push(_('unrated'));
-  if (m.timeControl) bits.push(m.timeControl.kind === 'correspondence' ? interpolate(_('correspondence: %(label)s'), { label: m.timeControl.label }, true) : m.timeControl.label);
+  if (m.timeControl) {  // worded here from its numbers: a lobby_update's label is in the language of whoever caused it
+    const label = timeControlText(m.timeControl);
+    bits.push(m.timeControl.kind === 'correspondence' ? interpolate(_('correspondence: %(label)s'), { label }, true) : label);
+  }
   return bits.join(', ');
 }
 const lengthText = m => (m.length ? interpolate(_('%(length)s-point match'), { length: m.length }, true) : _('money'));

@@ -63,6 +63,19 @@ export function scoreText(g, match, nameOf) {
   return interpolate(length ? _('Score: %(white)s %(a)s – %(b)s %(black)s (to %(length)s)') : _('Score: %(white)s %(a)s – %(b)s %(black)s'), values, true);
 }
 
+/** A match's time control (``timeControl`` of a match: its numbers, not its ``label``, which is
+ * worded once by the server for whoever caused a broadcast) in the reader's language. */
+export function timeControlText(tc) {
+  if (!tc) return '';
+  if (tc.kind === 'correspondence') {
+    const perMove = interpolate(ngettext('%(days)s day per move', '%(days)s days per move', tc.daysPerMove), { days: tc.daysPerMove }, true);
+    if (!tc.bankDays) return perMove;
+    const bank = interpolate(ngettext('%(days)s day bank', '%(days)s days bank', tc.bankDays), { days: tc.bankDays }, true);
+    return interpolate(_('%(per_move)s + %(bank)s'), { per_move: perMove, bank }, true);
+  }
+  return interpolate(_('%(delay)s s delay + %(bank)s s bank per point'), { delay: tc.delay, bank: tc.bankPerPoint }, true);
+}
+
 /** Milliseconds as m:ss (rounded up). */
 /** A correspondence clock's time: "2d 5h", "5h 20m", "12m" (rounded down). */
 export function fmtDays(ms) {

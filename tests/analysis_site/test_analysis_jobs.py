@@ -90,6 +90,31 @@ def test_an_unfinished_match_is_not_analysed(make_table):
     assert response.status_code == 409 and response.json()["error"]["code"] == "match_not_over"
 
 
+def test_a_failed_jobs_reason_keeps_its_code_and_reads_in_each_readers_language(
+        make_table, auto_analysis, django_capture_on_commit_callbacks, monkeypatch):
+    """The worker fails the job under a Turkish request's language (or none at all): the reason
+    is kept as its code and marked English, and each reader reads it in their own language
+    (the analysis JSON follows the request's Accept-Language)."""
+    import games.analysis as core
+    from games.analysis import AnalysisError
+
+    def broken(*args, **kwargs):
+        raise AnalysisError("bad_events", "A game's event log starts with game_start.")
+
+    monkeypatch.setattr(core, "analyse_match", broken)
+    table = make_table(length=1)
+    with translation.override("tr"):
+        finish_match(table, django_capture_on_commit_callbacks)
+    job = Analysis.objects.get(match_id=table.match_id).job
+    assert (job.status, job.error_code, job.error) == (Job.FAILED, "bad_events", "A game's event log starts with game_start.")
+    client = login(table.white)
+    read = {code: client.get(f"/matches/{table.match_id}/analysis.json", HTTP_ACCEPT_LANGUAGE=code).json()["job"]
+            for code in ("de", "en")}
+    assert read["de"]["errorCode"] == read["en"]["errorCode"] == "bad_events"
+    assert read["de"]["error"] == "Das Ereignisprotokoll eines Spiels beginnt mit game_start."
+    assert read["en"]["error"] == "A game's event log starts with game_start."
+
+
 def test_a_failed_job_says_why_and_can_be_retried(make_table, auto_analysis, django_capture_on_commit_callbacks,
                                                   monkeypatch):
     import games.analysis as core

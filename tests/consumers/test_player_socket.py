@@ -33,3 +33,35 @@ async def test_both_players_of_a_pairing_hear_that_their_match_is_ready_and_a_th
 async def test_a_visitor_is_closed():
     sock, connected = await open_socket("/ws/me/")
     assert not connected
+
+
+async def test_the_name_of_the_match_reads_in_each_sockets_language(people, monkeypatch):
+    """The pairing is made under one request's language (Greek here); the notice's ``label``, the
+    tournament core's English name of the match, is worded by each socket in its own language."""
+    from django.utils import translation
+
+    from games.engine import errors as engine_errors
+
+    monkeypatch.setattr(engine_errors, "translate", lambda text: f"[{translation.get_language()}] {text}")
+    alice, bob, _carol = people
+    await db(services.player_update_settings, player=alice, changes={"language": "de"})
+    await db(services.player_update_settings, player=bob, changes={"language": "tr"})
+    t = await db(services.tournament_create, by=alice, name="Final cup", format="knockout", length=1)
+    for p in (alice, bob):
+        await db(services.tournament_enter, tournament_id=t.pk, player=p)
+    sockets = {}
+    for p in (alice, bob):
+        sock, connected = await open_socket("/ws/me/", user=p.user)
+        assert connected
+        sockets[p.display_name] = sock
+
+    def start():
+        with translation.override("el"):
+            services.tournament_start(tournament_id=t.pk)
+
+    await db(start)
+    for me, language in (("alice", "de"), ("bob", "tr")):
+        frame = await sockets[me].until(lambda m: m["t"] == "tournament_match")
+        assert frame["d"]["label"] == f"[{language}] Final"
+    for sock in sockets.values():
+        await sock.comm.disconnect()

@@ -118,3 +118,82 @@ def test_the_upload_page_shows_a_files_refusal_in_the_readers_language():
         english = _refusal(BAD_PLAY).message
     assert german in pages["de"] and english not in pages["de"] and english in pages["en"]
     assert 'data-code="illegal_move"' in pages["de"] and 'data-line="5"' in pages["de"]
+
+
+@pytest.mark.django_db
+def test_why_a_job_ended_keeps_its_code_and_is_worded_for_each_reader(monkeypatch):
+    """A crash, the time limit and a lost worker: each a stable code and a marked line with its
+    values apart, worded when read (the worker that wrote it has no reader's language)."""
+    from django.utils import timezone
+
+    from games.models import Job
+    from games.selectors.jobs import job_dict, job_error
+    from games.services import jobs
+
+    def failed_with(exc):
+        job = jobs.job_start(kind="analysis", key=f"fail:{type(exc).__name__}")
+        jobs.job_begin(job.pk)
+        with translation.override("tr"):
+            jobs.job_failed(job.pk, *jobs.failure_of(exc))
+        return Job.objects.get(pk=job.pk)
+
+    crashed = failed_with(RuntimeError("out of memory"))
+    assert (crashed.error_code, crashed.error, crashed.error_params) == (
+        "job_crashed", jobs.JOB_CRASHED, {"detail": "RuntimeError: out of memory"})
+    assert len(failed_with(RuntimeError("x" * 5000)).error_params["detail"]) == 1000  # a long text is cut
+    refused = failed_with(engine_errors.IllegalPlay("blocked_point", gettext_noop("Point %(point)s is blocked."),
+                                                    params={"point": 6}))
+    assert (refused.error_code, refused.error_params) == ("blocked_point", {"point": 6})
+    with translation.override("de"):
+        assert job_dict(refused)["error"] == engine_errors.IllegalPlay(
+            "blocked_point", gettext_noop("Point %(point)s is blocked."), params={"point": 6}).message
+        assert job_dict(refused)["errorCode"] == "blocked_point"
+    with translation.override("en"):
+        assert job_error(refused) == "Point 6 is blocked."
+        assert job_error(crashed) == "The job stopped on an unexpected error (RuntimeError: out of memory)."
+    # a value that is itself a marked word is worded with the line
+    side = failed_with(engine_errors.IllegalAction("wrong_side", gettext_noop("%(side)s is the one to act here."),
+                                                   params={"side": Message(gettext_noop("White"))}))
+    assert side.error_params == {"side": {"template": "White", "params": {}}}
+    monkeypatch.setattr(engine_errors, "translate", lambda text: f"<{text}>")
+    assert job_error(side) == "<<White> is the one to act here.>"
+    assert job_error(crashed) == "<The job stopped on an unexpected error (RuntimeError: out of memory).>"
+    # the time limit and a worker lost too often
+    job = jobs.job_start(kind="analysis", key="fail:time")
+    jobs.job_begin(job.pk)
+    jobs.job_stopped(job.pk, Job.TIMED_OUT)
+    job.refresh_from_db()
+    assert (job.error_code, job.error, job.error_params) == ("job_timed_out", jobs.JOB_TIMED_OUT,
+                                                             {"seconds": round(jobs.time_limit())})
+    assert job_error(job).startswith("<The job ran for more than its time limit of ")
+    # a worker lost too often (no heartbeat)
+    lost = jobs.job_start(kind="analysis", key="fail:lost")
+    jobs.job_begin(lost.pk)
+    Job.objects.filter(pk=lost.pk).update(attempts=jobs.MAX_ATTEMPTS,
+                                          heartbeat_at=timezone.now() - jobs.STALE_AFTER * 2)
+    assert jobs.jobs_heal(requeue_waiting=False) == 1
+    lost.refresh_from_db()
+    assert (lost.status, lost.error_code, lost.error_params) == (Job.FAILED, "worker_lost",
+                                                                 {"attempts": jobs.MAX_ATTEMPTS})
+    # queued again: no reason left
+    job = jobs.job_retry(job_id=job.pk)
+    assert (job.error, job.error_code, job.error_params, job_dict(job)["error"]) == ("", "", {}, None)
+
+
+@pytest.mark.django_db
+def test_a_lobby_broadcast_is_not_worded_in_the_language_of_whoever_caused_it():
+    """A lobby_update reaches every lobby: its time control's label is in the site's language
+    (pages word it from the numbers, texts.mjs ``timeControlText``), not the creator's Turkish."""
+    from games import services
+    from games.selectors.serializers import time_control
+    from games.services.lobby import lobby_message
+
+    with translation.override("tr"):
+        creator = services.player_register(username="tuna", password=None)
+        match = services.match_create(creator=creator, length=3, corr_days=2, corr_bank_days=1)
+        turkish = time_control(match)["label"]
+        update = lobby_message(match)
+    tc = update["d"]["timeControl"]
+    assert (tc["daysPerMove"], tc["bankDays"]) == (2, 1)
+    assert turkish.startswith("Hamle başına 2 gün")
+    assert tc["label"] == "2 days per move + 1 day bank"

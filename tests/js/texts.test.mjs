@@ -35,3 +35,28 @@ test('a match awarded by forfeit: who forfeited, no "You won the match!", no poi
     matchReason: 'points' };
   assert.deepEqual(matchEndText(won, nameOf, 'white'), { title: 'You won the match!', body: 'Ann wins 2 points (gammon).' });
 });
+
+test('a time control is worded from its numbers in the reader\'s language, not from the label it came with', async () => {
+  const { timeControlText } = await import('../../static/js/texts.mjs');
+  const corr = { kind: 'correspondence', daysPerMove: 2, bankDays: 1, label: '2 gün / hamle + 1 gün banka' };
+  const live = { kind: 'live', delay: 12, bankPerPoint: 60, label: '12 sn gecikme + puan başına 60 sn banka' };
+  assert.equal(timeControlText(corr), '2 days per move + 1 day bank');
+  assert.equal(timeControlText({ ...corr, bankDays: 0 }), '2 days per move');
+  assert.equal(timeControlText(live), '12 s delay + 60 s bank per point');
+  assert.equal(timeControlText(null), '');
+  const german = {
+    '%(days)s day per move': ['%(days)s Tag pro Zug', '%(days)s Tage pro Zug'],
+    '%(days)s day bank': ['%(days)s Tag Zeitbank', '%(days)s Tage Zeitbank'],
+    '%(delay)s s delay + %(bank)s s bank per point': '%(delay)s s Verzögerung + %(bank)s s Zeitbank pro Punkt',
+  };
+  globalThis.django = {
+    gettext: s => german[s] || s,
+    ngettext: (s, p, n) => (german[s] ? german[s][n === 1 ? 0 : 1] : (n === 1 ? s : p)),
+  };
+  try {
+    assert.equal(timeControlText(corr), '2 Tage pro Zug + 1 Tag Zeitbank');
+    assert.equal(timeControlText(live), '12 s Verzögerung + 60 s Zeitbank pro Punkt');
+  } finally {
+    delete globalThis.django;
+  }
+});

@@ -87,3 +87,20 @@ def test_notices_are_worded_in_the_recipients_language(alice, bob, mailoutbox, d
     assert subject != f"{bob.display_name} accepted your invitation", "the tr catalogue has no such entry"
     (mail,) = mailoutbox
     assert mail.subject == subject and mail.body.startswith(hello)
+
+
+def test_a_tournament_matchs_name_is_worded_in_the_recipients_language(alice, bob, mailoutbox, monkeypatch,
+                                                                       django_capture_on_commit_callbacks):
+    """The pairing is made by a request in Turkish (or a worker): the name the tournament core
+    gave the match ("Final", stored in English) reaches alice's mail and push in her German."""
+    from games.engine import errors as engine_errors
+
+    monkeypatch.setattr(engine_errors, "translate", lambda text: f"[{translation.get_language()}] {text}")
+    alice = _verified(alice, "alice@example.com", language="de")
+    t = services.tournament_create(by=alice, name="Cup", format="knockout", length=1)
+    for p in (alice, bob):
+        services.tournament_enter(tournament_id=t.pk, player=p)
+    with translation.override("tr"), django_capture_on_commit_callbacks(execute=True):
+        services.tournament_start(tournament_id=t.pk)
+    (mail,) = [m for m in mailoutbox if "alice@example.com" in m.to]
+    assert "[de] Final" in mail.body and "[tr]" not in mail.body

@@ -144,3 +144,36 @@ def test_a_player_checks_in_and_sees_the_waiting_list(people):
     client = signed_in(people[1])
     client.post(f"/tournaments/{t.pk}/check-in/")
     assert 'id="checked-in"' in client.get(f"/tournaments/{t.pk}/").content.decode()
+
+
+def test_the_names_of_matches_and_bracket_slots_read_in_the_readers_language(people, monkeypatch):
+    """The core's names ("Semi-final", "winner of M-R1-1"), stored in English when the bracket was
+    drawn, are worded for each reader: the bracket's columns, its slots and the tables."""
+    from django.utils import translation
+
+    from games.engine import errors as engine_errors
+
+    t = services.tournament_create(by=people[0], name="Words", format="knockout", length=1)
+    for p in people[:4]:
+        services.tournament_enter(tournament_id=t.pk, player=p)
+    services.tournament_start(tournament_id=t.pk)
+    monkeypatch.setattr(engine_errors, "translate", lambda text: f"[{translation.get_language()}] {text}")
+    page = Client().get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "<h3>[de] Semi-final</h3>" in page and "<h3>[de] Final</h3>" in page
+    assert "<i>[de] winner of M-R1-1</i>" in page
+    assert '<span class="lbl">[de] Semi-final</span>' in page  # a table being played
+    # a match that ended by a forfeit says how in words, not as its code
+    first = tournament_matches(t.pk)[0]
+    services.match_leave(match_id=first.pk, player=first.white)
+    first.refresh_from_db()
+    with translation.override("de"):
+        how = str(first.END_WORDS[first.end_reason])
+    assert how != first.end_reason
+    page = Client().get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert f'<span class="hint">({how})</span>' in page and f"({first.end_reason})" not in page
+    from games.selectors.tournaments import tournament_detail
+
+    with translation.override("tr"):  # the bot API's reading (its Accept-Language): the key stays
+        detail = tournament_detail(Tournament.objects.get(pk=t.pk))
+    assert {(m["key"], m["label"]) for m in detail["matches"]} == {
+        ("M-R1-1", "[tr] Semi-final"), ("M-R1-2", "[tr] Semi-final")}

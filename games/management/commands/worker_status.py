@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand
 from django.db.models import Max
 
 from games.models import Job, PeriodicRun
+from games.selectors.jobs import job_error
 
 
 class Command(BaseCommand):
@@ -26,7 +27,7 @@ class Command(BaseCommand):
         failed = Job.objects.filter(status=Job.FAILED).order_by("-finished_at")
         self.stdout.write(f"jobs failed: {failed.count()}")
         for job in failed[:10]:
-            self.stdout.write(f"  #{job.pk} {job.kind} {job.key}: {job.error[:120]}")
+            self.stdout.write(f"  #{job.pk} {job.kind} {job.key}: {job.error_code} {job_error(job)[:120]}")
         self.stdout.write("periodic work (last run):")
         for row in PeriodicRun.objects.values("name").annotate(last=Max("ran_at")).order_by("name"):
             last = PeriodicRun.objects.filter(name=row["name"], ran_at=row["last"]).first()
