@@ -176,7 +176,7 @@ document.addEventListener('visibilitychange', () => {
 function noticeTurn() {
   const mine = S.yourTurn(G.state);
   turnNotice(mine && document.visibilityState === 'hidden');
-  if (boot.turnsElsewhere != null) headerTurns(boot.turnsElsewhere + (mine ? 1 : 0));   // the header's count, this game's part live
+  if (boot.turnsElsewhere != null) headerTurns(boot.turnsElsewhere + (mine ? 1 : 0));   // the count in the header, with this game live
 }
 const volume = $('opt-volume');
 volume.value = Math.round(opts.volume * 100);
