@@ -2,6 +2,7 @@
 // "Absence"). The server keeps time; ``offset`` is its clock minus ours, taken from the last
 // snapshot or event that carried a clock.
 import { OTHER } from './state.mjs';
+import { gettext as _, interpolate } from './lib/i18n.mjs';
 import { fmtClock, fmtDays } from './texts.mjs';
 
 /** The server's clock minus ours from a message with a clock (undefined when it has none). */
@@ -17,9 +18,11 @@ export function clockText(state, color, offset, now = Date.now()) {
   if (!c) return '';
   const bank = c[color];
   if (c.correspondence) {  // days per move, then the bank (docs/CORRESPONDENCE.md)
-    if (c.running !== color || !c.deadline || state.status === 'finished') return `bank ${fmtDays(bank)}`;
+    if (c.running !== color || !c.deadline || state.status === 'finished') {
+      return interpolate(_('bank %(time)s'), { time: fmtDays(bank) }, true);
+    }
     const left = Date.parse(c.deadline) - (now + offset);
-    return left > 0 ? `${fmtDays(left)} left` : 'time is up';
+    return left > 0 ? interpolate(_('%(time)s left'), { time: fmtDays(left) }, true) : _('time is up');
   }
   if (c.running !== color || !c.deadline || state.status === 'finished') return fmtClock(bank);
   const left = Date.parse(c.deadline) - (now + offset);

@@ -1,5 +1,5 @@
 // Words the game page shows: results, scores, clocks (pure functions), in the page's language.
-import { gettext as _, interpolate, ngettext } from './lib/i18n.mjs';
+import { gettext as _, interpolate, ngettext, pgettext } from './lib/i18n.mjs';
 
 /** How a game or a match ended, as the end of "by ...": a reason code to words. */
 export function reasonText(code) {
@@ -81,8 +81,10 @@ export function timeControlText(tc) {
 export function fmtDays(ms) {
   if (ms === null || ms === undefined) return '';
   const m = Math.max(0, Math.floor(ms / 60000)), d = Math.floor(m / 1440), h = Math.floor((m % 1440) / 60);
-  if (d > 0) return `${d}d ${h}h`;
-  return h > 0 ? `${h}h ${m % 60}m` : `${m % 60}m`;
+  if (d > 0) return interpolate(pgettext('a short duration', '%(days)sd %(hours)sh'), { days: d, hours: h }, true);
+  return h > 0
+    ? interpolate(pgettext('a short duration', '%(hours)sh %(minutes)sm'), { hours: h, minutes: m % 60 }, true)
+    : interpolate(pgettext('a short duration', '%(minutes)sm'), { minutes: m % 60 }, true);
 }
 
 export function fmtClock(ms) {
