@@ -87,6 +87,21 @@ DETAIL = {
     },
 }
 
+CREATE = {
+    "type": "object", "required": ["name", "format"], "additionalProperties": False,
+    "description": "The rules, as the tournament's page shows them (docs/BOT_API.md, \"Creating one\").",
+    "properties": {
+        "name": {"type": "string", "maxLength": 80}, "format": SUMMARY["properties"]["format"],
+        "length": {"type": "integer", "minimum": 1, "maximum": 99, "default": 7},
+        "options": SUMMARY["properties"]["options"], "startsAt": {"type": "string", "format": "date-time"},
+        "roundDeadlineHours": {"type": "integer", "default": 0}, "maxEntrants": {"type": "integer"},
+        "ratingBand": SUMMARY["properties"]["ratingBand"], "checkInMinutes": {"type": "integer", "default": 0},
+        "lateEntries": {"type": "boolean", "default": False},
+        "correspondence": SUMMARY["properties"]["correspondence"],
+        "clock": {"type": "string", "enum": list(CLOCK_PRESETS)},
+        "club": {"type": "integer", "description": "The club it is for (you own it); none: the site's (staff)."}},
+}
+
 SCHEMAS = {"TournamentSummary": SUMMARY, "Tournament": DETAIL}
 VIEW = json_body(ref("Tournament"))
 
@@ -99,7 +114,11 @@ PATHS = {
                         "description": "Only this club's tournaments (404 club_not_found)."}],
         "responses": {"200": json_body({"type": "object", "properties": {
             "tournaments": {"type": "array", "items": ref("TournamentSummary")}}}), "400": ERR, "401": ERR,
-            "404": ERR, "429": ERR}}},
+            "404": ERR, "429": ERR}},
+        "post": {
+            "summary": "Create a tournament: a club's (its owners) or the site's (staff)", "security": AUTH,
+            "requestBody": {"required": True, "content": {"application/json": {"schema": CREATE}}},
+            "responses": {"201": VIEW, "400": ERR, "401": ERR, "403": ERR, "404": ERR, "413": ERR, "429": ERR}}},
     "/api/tournaments/{tournamentId}": {"get": {
         "summary": "One tournament: rules, entrants, standings, bracket, matches, what you may do",
         "security": AUTH, "parameters": [TOURNAMENT_ID], "responses": {"200": VIEW, **COMMON}}},

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from games import clock
-from games.errors import BadRequest, Conflict
+from games.errors import BadRequest, Conflict, Forbidden
 from games.models import DirectorAction, Entry, Player, Tournament
 from games.selectors.tournaments import is_director, late_open, waiting_order
 from games.services.agents import house_bot
@@ -88,6 +88,14 @@ def _check_registration(format, *, starts_at, min_rating, max_rating, check_in_m
         raise BadRequest("late_entries_not_allowed", _("Only a Swiss or an arena takes late entries."))
 
 
+def tournament_create_site(*, by: Player, **options) -> Tournament:
+    """A site tournament created by a player (the bot API): staff only (a club's owners
+    create the club's with ``club_tournament_create``); ``tournament_create``'s arguments."""
+    if not getattr(getattr(by, "user", None), "is_staff", False):
+        raise Forbidden("not_allowed", _("Only staff create the site's tournaments; a club's owners create the club's."))
+    return tournament_create(by=by, **options)
+
+
 def tournament_create(*, by: Player | None, name, format, length: int = 7, options=None, starts_at=None,
                       round_deadline_hours: int = 0, max_entrants=None, min_rating=None, max_rating=None,
                       check_in_minutes: int = 0, late_entries: bool = False, corr_days: int = 0,
@@ -107,7 +115,11 @@ def tournament_create(*, by: Player | None, name, format, length: int = 7, optio
                 % {"MAX_NAME": MAX_NAME})
     if type(length) is not int or not 1 <= length <= 99:
         raise BadRequest("bad_length", _("The match length is a whole number of points from 1 to 99."))
+    if options is not None and not isinstance(options, dict):
+        raise BadRequest("bad_option", _("Options are a JSON object."))
     options = dict(options or {})
+    if not isinstance(options.get("lengths") or {}, dict):
+        raise BadRequest("bad_option", _("Options are a JSON object."))
     lengths = dict(options.get("lengths") or {})
     lengths.setdefault("default", length)
     options["lengths"] = lengths
@@ -393,6 +405,6 @@ def tournament_cancel(*, tournament_id, by: Player | None = None) -> Tournament:
         return tournament
 
 
-__all__ = ["tournament_create", "tournament_enter", "tournament_add_bots", "tournament_withdraw",
+__all__ = ["tournament_create", "tournament_create_site", "tournament_enter", "tournament_add_bots", "tournament_withdraw",
            "tournament_start", "tournament_start_due", "tournament_cancel", "is_director", "tournament_check_in",
            "tournament_director_withdraw", "tournament_disqualify", "remove_entrant", "promote"]
