@@ -140,7 +140,8 @@ def variants_table(matches: list, ply: int, variants: list, theirs_all: list) ->
         d_nd = statistics.mean(abs(r["site"][0] - r["gnubg"][0]) for r in near) if near else 0.0
         d_dt = statistics.mean(abs(r["site"][1] - r["gnubg"][1]) for r in near) if near else 0.0
         n = max(1, len(rows))
-        label = f"{ply + search.extra_ply}-ply, {search.filter_max_moves} within {search.filter_threshold}"
+        label = (f"{max(ply, sage_eval.CUBE_MIN_PLY) + search.extra_ply}-ply, "
+                 f"{search.filter_max_moves} within {search.filter_threshold}")
         print(f"{label:38} {same_double:3}/{n} {same_double / n:6.1%} {same_answer:3}/{n} {same_answer / n:6.1%} "
               f"{d_nd:7.4f} {d_dt:7.4f} {1000 * clock[0] / max(1, clock[1]):10.0f} ms", flush=True)
         for r in rows:
