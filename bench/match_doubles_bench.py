@@ -11,6 +11,10 @@ differently. It answers in a minute what the agreement bench answers for doubles
 drops in an hour, and shows where the two disagree.
 
     python bench/match_doubles_bench.py --matches matches.json [--ply 2] [--limit 20]
+
+``--variants 0/5/0.08 1/5/0.08 ...`` evaluates the same doubles with other settings of the
+cube search (extra plies beyond ``--ply``, the move filter of its inner nodes) and prints,
+for each, the agreement with gnubg and the CPU time per cube decision (one thread).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,8 +58,23 @@ class _CubesOnly(_GameAnalyser):
         self.pending = None
 
 
-def site_doubles(matches: list, ply: int) -> list:
-    ev = sage_eval.evaluator(ply)
+def site_doubles(matches: list, ply: int, search=None, clock: list | None = None) -> list:
+    """The doubles with the site's equities; ``search``: a :class:`sage_eval.CubeSearch` other
+    than the site's; ``clock``: gets ``[CPU seconds, cube evaluations]`` of the cube searches."""
+    ev = sage_eval.evaluator(ply) if search is None else sage_eval.SageEvaluator(ply, cube_search=search)
+    if clock is not None:
+        clock[:] = [0.0, 0]
+        cube = ev.cube
+
+        def timed(*args, **kwargs):
+            started = time.process_time()
+            try:
+                return cube(*args, **kwargs)
+            finally:
+                clock[0] += time.process_time() - started
+                clock[1] += 1
+
+        ev.cube = timed
     rows = []
     for number, match in enumerate(matches):
         for game_number, events in enumerate(match["games"], start=1):
@@ -90,20 +110,71 @@ def marks(nd: float, dt: float, answer: str | None) -> tuple:
     return skill_mark(best - min(dt, 1.0)), skill_mark(answer_loss)
 
 
+def parse_variant(text: str):
+    """``extra_ply/filter_max_moves/filter_threshold`` (``1/5/0.08``: one ply deeper, bgsage's filter)."""
+    try:
+        extra, moves, window = text.split("/")
+        return sage_eval.CubeSearch(int(extra), int(moves), float(window))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected extra_ply/filter_max_moves/filter_threshold") from None
+
+
+def compare(rows: list, theirs_all: list) -> tuple:
+    """(same double mark, same answer mark) over ``rows`` (their ``site`` set) against gnubg's."""
+    for row, theirs in zip(rows, theirs_all):
+        row["gnubg"] = theirs
+        row["marks"] = (marks(*row["site"], row["answer"]), marks(*theirs, row["answer"]))
+    return (sum(1 for r in rows if r["marks"][0][0] == r["marks"][1][0]),
+            sum(1 for r in rows if r["marks"][0][1] == r["marks"][1][1]))
+
+
+def variants_table(matches: list, ply: int, variants: list, theirs_all: list) -> None:
+    """One line per cube search: agreement with gnubg and CPU per cube decision."""
+    print(f"{'cube search (extra ply/moves/window)':38} {'doubles':>14} {'takes/drops':>14} "
+          f"{'|dND|':>7} {'|dDT|':>7} {'CPU/decision':>13}")
+    for search in variants:
+        clock: list = []
+        rows = site_doubles(matches, ply, search, clock)
+        same_double, same_answer = compare(rows, theirs_all)
+        near = [r for r in rows if max(r["site"][1], r["gnubg"][1]) < 1.3]
+        d_nd = statistics.mean(abs(r["site"][0] - r["gnubg"][0]) for r in near) if near else 0.0
+        d_dt = statistics.mean(abs(r["site"][1] - r["gnubg"][1]) for r in near) if near else 0.0
+        n = max(1, len(rows))
+        label = (f"{max(ply, sage_eval.CUBE_MIN_PLY) + search.extra_ply}-ply, "
+                 f"{search.filter_max_moves} within {search.filter_threshold}")
+        print(f"{label:38} {same_double:3}/{n} {same_double / n:6.1%} {same_answer:3}/{n} {same_answer / n:6.1%} "
+              f"{d_nd:7.4f} {d_dt:7.4f} {1000 * clock[0] / max(1, clock[1]):10.0f} ms", flush=True)
+        for r in rows:
+            if r["marks"][0] != r["marks"][1]:
+                print(f"    match {r['match']} game {r['game']}: site ND {r['site'][0]:+.3f} DT {r['site'][1]:+.3f} "
+                      f"{r['marks'][0]}; gnubg ND {r['gnubg'][0]:+.3f} DT {r['gnubg'][1]:+.3f} {r['marks'][1]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", required=True, help="a file written by gnubg_agreement_bench.py --save")
     parser.add_argument("--ply", type=int, default=2)
     parser.add_argument("--limit", type=int, default=20, help="the first N matches")
+    parser.add_argument("--variants", nargs="+", type=parse_variant, metavar="EXTRA/MOVES/WINDOW",
+                        help="instead of the site's cube search, each of these (extra ply beyond --ply, the "
+                        "search's move filter: at most MOVES within WINDOW): a table of agreement and CPU")
+    parser.add_argument("--gnubg-cache", help="gnubg's equities: read from this JSON file if it exists, "
+                        "else written to it (same --matches, --ply and --limit)")
     args = parser.parse_args()
     gnubg = os.environ.get("GNUBG_PATH") or shutil.which("gnubg") or "/usr/games/gnubg"
     matches = json.loads(Path(args.matches).read_text())[:args.limit]
     rows = site_doubles(matches, args.ply)
-    for row, theirs in zip(rows, gnubg_doubles(gnubg, [r["gnubgId"] for r in rows], args.ply)):
-        row["gnubg"] = theirs
-        row["marks"] = (marks(*row["site"], row["answer"]), marks(*theirs, row["answer"]))
-    same_double = sum(1 for r in rows if r["marks"][0][0] == r["marks"][1][0])
-    same_answer = sum(1 for r in rows if r["marks"][0][1] == r["marks"][1][1])
+    cache = Path(args.gnubg_cache) if args.gnubg_cache else None
+    if cache is not None and cache.exists():
+        theirs_all = [tuple(t) for t in json.loads(cache.read_text())]
+    else:
+        theirs_all = gnubg_doubles(gnubg, [r["gnubgId"] for r in rows], args.ply)
+        if cache is not None:
+            cache.write_text(json.dumps(theirs_all))
+    if args.variants:
+        variants_table(matches, args.ply, args.variants, theirs_all)
+        return
+    same_double, same_answer = compare(rows, theirs_all)
     print(f"{len(rows)} doubles in {len(matches)} matches, site v gnubg 1.07 cfevaluate at {args.ply}-ply: "
           f"double same mark {same_double} ({same_double / max(1, len(rows)):.1%}), "
           f"take or drop same mark {same_answer} ({same_answer / max(1, len(rows)):.1%})")

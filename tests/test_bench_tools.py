@@ -77,3 +77,26 @@ def test_the_gnubg_agreement_bench_pairs_decisions_and_reads_gnubgs_cube_equitie
     rows = {"checker": [], "no_double": [], "double": [], "take": []}
     assert pair_match({"games": [game]}, {"games": [{"records": records}]}, rows) == 1
     assert not any(rows.values())
+
+
+def test_the_doubles_bench_measures_other_cube_searches_against_the_same_gnubg_equities(capsys):
+    pytest.importorskip("bgsage")
+    import argparse
+
+    from bench.match_doubles_bench import parse_variant, variants_table
+    from games.analysis.sage_eval import CubeSearch
+    from tests.analysis.test_cube_search import _a_double
+
+    assert parse_variant("1/16/0.32") == CubeSearch(extra_ply=1, filter_max_moves=16, filter_threshold=0.32)
+    with pytest.raises(argparse.ArgumentTypeError):
+        parse_variant("deeper")
+    # Black doubles at once after White's 3-1 and White drops; gnubg's (made-up) equities
+    # ND 0.5, DT 0.9: the double right, the drop a 0.1 error (bad)
+    matches = [{"length": 7, "games": [_a_double()]}]
+    variants_table(matches, 1, [CubeSearch(), CubeSearch(extra_ply=1)], [(0.5, 0.9)])
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line for line in lines if re.match(r"\d-ply, 5 within 0.08", line)]
+    assert [r.split(",")[0] for r in rows] == ["1-ply", "2-ply"]
+    for row in rows:  # the site calls the double a blunder and the drop right: no agreement
+        assert re.search(r" 0/1 +0\.0% +0/1 +0\.0% .* ms$", row), row
+    assert sum("gnubg ND +0.500 DT +0.900 (None, 'bad')" in line for line in lines) == 2

@@ -249,8 +249,9 @@ def _engine_block(ply: int, evaluator) -> dict:
 
     info = sage_eval.engine_info() if evaluator is None or isinstance(evaluator, sage_eval.SageEvaluator) else {
         "name": type(evaluator).__name__, "version": None}
+    search = getattr(evaluator, "cube_search", sage_eval.CUBE_SEARCH)
     return {**info, "ply": ply, "filters": [list(f) if f else None for f in sage_eval.FILTERS.get(ply, ())],
-            "cube": "cubeful-search", "cubePly": max(ply, sage_eval.CUBE_MIN_PLY), "luckPly": 0}
+            "cube": "cubeful-search", "cubePly": max(ply, sage_eval.CUBE_MIN_PLY) + search.extra_ply, "luckPly": 0}
 
 
 def analyse_game(events: list, *, ply: int = DEFAULT_PLY, progress: Progress | None = None,

@@ -38,7 +38,8 @@ from .sage import CUBE_MIN_PLY, board_for, sage_module
 from .context import CubeContext
 from .errors import AnalysisError, gettext_noop
 
-__all__ = ["SageEvaluator", "Candidate", "CubeEval", "evaluator", "available", "engine_info", "FILTERS", "CUBE_MIN_PLY"]
+__all__ = ["SageEvaluator", "Candidate", "CubeEval", "CubeSearch", "CUBE_SEARCH", "evaluator", "available",
+           "engine_info", "FILTERS", "CUBE_MIN_PLY"]
 
 #: Move filters per analysis ply, gnubg's layout and its analysis default (gnubg 1.07's
 #: ``show analysis`` with no settings file: MOVEFILTER_LARGE): entry *i* reads the scores at
@@ -54,6 +55,23 @@ FILTERS = {
     2: ((16, 0.32), None),
     3: ((16, 0.32), None, (4, 0.08)),
 }
+
+
+@dataclass(frozen=True)
+class CubeSearch:
+    """The settings of bgsage's cube search (``cube_decision_nply_unified``): ``extra_ply``
+    plies deeper than the analysis ply asks for, and the move filter of its inner nodes (at
+    most ``filter_max_moves`` plays within ``filter_threshold`` of the best, by 0-ply, go on
+    to the deeper look). ``bench/match_doubles_bench.py --variants`` measures others."""
+
+    extra_ply: int = 0
+    filter_max_moves: int = 5
+    filter_threshold: float = 0.08
+
+
+#: The cube search the analysis, hints and the tutor use (bgsage's own defaults).
+CUBE_SEARCH = CubeSearch()
+
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 OPENING_ROLLS = [(a, b) for a in range(1, 7) for b in range(a + 1, 7)]
 
@@ -166,7 +184,7 @@ def _owner(cpp, ctx: CubeContext):
 class SageEvaluator:
     """Evaluations at one analysis depth (GNU Backgammon plies)."""
 
-    def __init__(self, ply: int):
+    def __init__(self, ply: int, cube_search: CubeSearch | None = None):
         if ply not in FILTERS:
             raise AnalysisError("bad_ply", gettext_noop("Analysis depth must be one of %(depths)s (GNU Backgammon plies)."),
                                 params={"depths": ", ".join(str(p) for p in sorted(FILTERS))})
@@ -175,6 +193,7 @@ class SageEvaluator:
         self.base = _strategies(0)
         self.deep = {p: _strategies(p) for p in range(1, ply + 1)}
         self.threads = threads()
+        self.cube_search = CUBE_SEARCH if cube_search is None else cube_search
 
     # -- boards ---------------------------------------------------------------------
     @staticmethod
@@ -258,7 +277,8 @@ class SageEvaluator:
         """The cube decision of the player on roll, before rolling: bgsage's recursive
         cubeful cube search at the match score (see :data:`CUBE_MIN_PLY`)."""
         ply = self.ply if ply is None else ply
-        ply = max(ply, CUBE_MIN_PLY)
+        search = self.cube_search
+        ply = max(ply, CUBE_MIN_PLY) + search.extra_ply
         cpp = self.cpp
         weights, db = _weights_and_db()
         kwargs = {"jacoby": ctx.jacoby, "beaver": ctx.beaver}
@@ -267,7 +287,8 @@ class SageEvaluator:
                       "jacoby": False, "beaver": False}
         r = cpp.cube_decision_nply_unified(
             list(board), ctx.cube_value, _owner(cpp, ctx), ply + 1, weights.strategy_type,
-            weights.weight_paths_list, weights.hidden_sizes_list, n_threads=self.threads or (os.cpu_count() or 1),
+            weights.weight_paths_list, weights.hidden_sizes_list, filter_max_moves=search.filter_max_moves,
+            filter_threshold=search.filter_threshold, n_threads=self.threads or (os.cpu_count() or 1),
             bearoff_db=db, **kwargs)
         return CubeEval(r["equity_nd"], r["equity_dt"], r["equity_dp"], tuple(r["probs"]), ply)
 
