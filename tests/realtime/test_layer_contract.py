@@ -156,6 +156,56 @@ async def test_the_redis_bus_carries_group_sends_between_layers():
     await _two_layers_share_a_group(require_redis())
 
 
+@pytest.mark.redis
+async def test_a_burst_on_the_redis_bus_goes_out_in_pipelines_and_arrives_in_order(monkeypatch):
+    """Publishes that wait together are sent in one round trip (a pipeline), in order."""
+    from games.realtime import buses
+
+    sizes = []
+    publish = buses._publish
+
+    async def counted(client, batch):
+        sizes.append(len(batch))
+        await publish(client, batch)
+
+    monkeypatch.setattr(buses, "_publish", counted)
+    one, two = FanoutLayer(bus=require_redis(), capacity=1000), FanoutLayer(bus=require_redis(), capacity=1000)
+    try:
+        a, b = await one.new_channel(), await two.new_channel()
+        await one.group_add("match.2", a)
+        await two.group_add("match.2", b)
+        await _until_heard(one, two, b, "match.2")
+        sizes.clear()
+        for n in range(200):  # sent without yielding: they wait together for the sender
+            await one.group_send("match.2", {"type": "burst", "n": n})
+        got = [(await receive(two, b))["n"] for _ in range(200)]
+        assert got == list(range(200))
+        assert sum(sizes) == 200 and max(sizes) > 1
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def _until_heard(one, two, channel, group):
+    """Send pings until the other layer hears one (its subscription may take a moment); drain."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + RECEIVE_DEADLINE
+    while loop.time() < deadline:
+        await one.group_send(group, {"type": "ping"})
+        try:
+            await asyncio.wait_for(two.receive(channel), 0.2)
+            break
+        except asyncio.TimeoutError:
+            pass
+    else:
+        raise AssertionError("the other layer never heard the group")
+    while True:  # later pings still on their way
+        try:
+            await asyncio.wait_for(two.receive(channel), SILENCE)
+        except asyncio.TimeoutError:
+            return
+
+
 # -- the cost of a fan-out --------------------------------------------------------------------------------
 
 
