@@ -158,9 +158,10 @@ class DatagramBus:
 
 class RedisBus:
     """Redis publish/subscribe: a process subscribes to the groups it has members in and to
-    its own channel. Publishing is ordered (one sender task; publishes waiting together go in one pipeline) and never blocks the loop; a
-    failed publish is retried once on a fresh connection, then dropped. The subscriber
-    reconnects with back-off and subscribes again to every group it needs."""
+    its own channel. Publishing is ordered (one sender task; publishes waiting together go in
+    one pipeline) and never blocks the loop; a failed publish is retried once on a fresh
+    connection, then dropped. The subscriber reconnects with back-off and subscribes again to
+    every group it needs."""
 
     MAX_PENDING = 10_000
     BATCH = 64  # publishes waiting together go in one round trip (a pipeline), in order
