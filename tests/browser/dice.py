@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from contextlib import contextmanager
 from pathlib import Path
 
 from games.dice import SeededDice
@@ -131,3 +132,20 @@ def short_game_script(seed=7, tries=4000, max_turns=24):
     if best is None:
         raise RuntimeError("no short game found; widen the search")
     return best
+
+
+@contextmanager
+def scripted_site(tmp_path: Path, *, workers: int = 0, **env):
+    """A live site (``tests.live.Site``, one web process, ``workers`` worker processes) whose
+    dice follow the script file it yields with it: ``(site, script_path)``; ``env`` adds to
+    its environment (``GAMES_NEXT_GAME_DELAY="300"``: a game's end stays on screen)."""
+    from tests.live import Site
+    from tests.support import require_chromium
+
+    require_chromium()
+    script = tmp_path / "dice.json"
+    script.write_text("{}")
+    env = {"GAMES_DICE_SOURCE": "tests.browser.dice.scripted_dice", ENV: str(script), "GAMES_SWEEP_INTERVAL": "0",
+           **env}
+    with Site(tmp_path / "site", webs=1, workers=workers, env=env) as site:
+        yield site, script

@@ -8,11 +8,9 @@ import re
 import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.dice import set_chouette_script
+from tests.browser.dice import scripted_site, set_chouette_script
 from tests.browser.helpers import click_steps, drag_checker, sign_up
 from tests.browser.test_board_motion import SETTLED, WATCH_SPRITES
-from tests.live import Site
-from tests.support import require_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -24,13 +22,8 @@ GAME_2 = [[2], [5]] + [[6, 6], [5, 5], [6, 5], [4, 4], [6, 4], [5, 5], [6, 6], [
 
 @pytest.fixture
 def chouette_site(tmp_path):
-    require_chromium()
-    script = tmp_path / "dice.json"
-    script.write_text("{}")
-    env = {"GAMES_DICE_SOURCE": "tests.browser.dice.scripted_dice", "GAMES_DICE_SCRIPT": str(script),
-           "GAMES_SWEEP_INTERVAL": "0"}
-    with Site(tmp_path / "site", webs=1, workers=1, env=env) as site:
-        yield site, script
+    with scripted_site(tmp_path, workers=1) as found:
+        yield found
 
 
 def _version(page) -> int:

@@ -14,15 +14,13 @@ import re
 import pytest
 
 from tests.browser.conftest import DESKTOP
-from tests.browser.dice import set_chouette_script
+from tests.browser.dice import scripted_site, set_chouette_script
 from tests.browser.helpers import click_steps, sign_up
 from tests.browser.test_board_look import _set_setting
 from tests.browser.test_board_motion import SETTLED, WATCH_SPRITES
 from tests.browser.test_board_sound import LANDINGS, SPY
 from tests.browser.test_chouette import _click_and_wait, _open_table, _play_on_board, _start, _version
 from tests.browser.test_game_end import PLAQUE, WATCH_RESULT
-from tests.live import Site
-from tests.support import require_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -35,14 +33,9 @@ HELD = "n => document.getElementById('chouette').dataset.held === String(n)"
 
 @pytest.fixture
 def end_site(tmp_path):
-    require_chromium()
-    script = tmp_path / "dice.json"
-    script.write_text("{}")
     # the end stays on the board a long while (closing its dialog shows the next game sooner)
-    env = {"GAMES_DICE_SOURCE": "tests.browser.dice.scripted_dice", "GAMES_DICE_SCRIPT": str(script),
-           "GAMES_SWEEP_INTERVAL": "0", "GAMES_NEXT_GAME_DELAY": "300"}
-    with Site(tmp_path / "site", webs=1, workers=1, env=env) as site:
-        yield site, script
+    with scripted_site(tmp_path, workers=1, GAMES_NEXT_GAME_DELAY="300") as found:
+        yield found
 
 
 @pytest.fixture

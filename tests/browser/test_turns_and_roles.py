@@ -21,8 +21,7 @@ from tests.browser.test_board_motion import SETTLED
 from tests.browser.test_chouette import _open_table, _start
 from tests.browser.test_game_end import PLAQUE
 from tests.browser.test_site import CONTRAST_JS
-from tests.live import Site
-from tests.support import require_chromium
+from tests.browser.dice import scripted_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -107,13 +106,8 @@ def test_the_header_and_next_match_follow_whose_turn_it_is(site_server, new_page
 @pytest.fixture
 def held_site(tmp_path):
     """A site whose game ends stay on screen five minutes (unless the next game needs the player)."""
-    require_chromium()
-    script = tmp_path / "dice.json"
-    script.write_text("{}")
-    env = {"GAMES_DICE_SOURCE": "tests.browser.dice.scripted_dice", "GAMES_DICE_SCRIPT": str(script),
-           "GAMES_SWEEP_INTERVAL": "0", "GAMES_NEXT_GAME_DELAY": "300"}
-    with Site(tmp_path / "site", webs=1, env=env) as site:
-        yield site, script
+    with scripted_site(tmp_path, GAMES_NEXT_GAME_DELAY="300") as found:
+        yield found
 
 
 def test_the_next_game_waiting_for_the_player_is_not_held_back_by_the_end(held_site, new_page, screenshots):
