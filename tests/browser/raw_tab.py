@@ -67,8 +67,18 @@ class RawChromium:
                         raise RuntimeError(reply["error"])
                     return reply["result"]
 
+    # What Chromium answers an evaluation while the tab is between two documents (loading):
+    # no page to read yet, as a condition not met yet.
+    NO_CONTEXT = ("Cannot find default execution context", "Execution context was destroyed")
+
     def evaluate(self, tab, expression):
-        result = self.send(tab, "Runtime.evaluate", {"expression": expression, "returnByValue": True})
+        """The expression's value in ``tab``'s page; None while the tab has no page yet."""
+        try:
+            result = self.send(tab, "Runtime.evaluate", {"expression": expression, "returnByValue": True})
+        except RuntimeError as exc:
+            if any(text in str(exc) for text in self.NO_CONTEXT):
+                return None
+            raise
         return result["result"].get("value")
 
     def until(self, condition, timeout=15, what="a condition"):
