@@ -213,51 +213,15 @@ class KeepaliveWebSocketProtocol(WebSocketProtocol):
             self.maxMessagePayloadSize = limit
 
 
-class SpreadChecks:
-    """Daphne checks every connection every ``ROUND`` s (its timeouts, its keepalive ping and,
-    here, the server's ping: ``KeepaliveWebSocketProtocol.check_timeouts``) all in one go; with
-    10,000 sockets a round wrote some 4000 frames at once, a pause of the event loop that every
-    move waiting behind it paid (the p99). Here a round is cut into ``SLICES`` steps of
-    ``ROUND / SLICES`` s, each checking the next share of the connections listed at the round's
-    start: every connection is still checked once a round, and a pause is a twentieth."""
-
-    ROUND, SLICES = 2.0, 20
-
-    def __init__(self, connections):
-        self.connections = connections  # the server's dict of live protocols
-        self.todo, self.at, self.step = [], 0, 1
-
-    def tick(self) -> int:
-        """Check the next share; returns how many were checked."""
-        if self.at >= len(self.todo):
-            self.todo, self.at = list(self.connections), 0
-            self.step = max(1, -(-len(self.todo) // self.SLICES))
-        batch = self.todo[self.at:self.at + self.step]
-        self.at += self.step
-        for protocol in batch:
-            if protocol in self.connections:  # not closed since the round began
-                protocol.check_timeouts()
-        return len(batch)
-
-
 class WiredServer(daphne_server.Server):
     """Daphne's server, giving each websocket's application its protocol's wire (in the
-    scope's ``extensions``: Channels' middleware copies the scope but keeps its values), and
-    checking its connections a share at a time (:class:`SpreadChecks`)."""
-
-    checks = None
+    scope's ``extensions``: Channels' middleware copies the scope but keeps its values)."""
 
     def create_application(self, protocol, scope):
         wire = getattr(protocol, "wire", None)
         if wire is not None:
             scope = {**scope, "extensions": {**(scope.get("extensions") or {}), EXTENSION: wire}}
         return super().create_application(protocol, scope)
-
-    def timeout_checker(self):
-        if self.checks is None:
-            self.checks = SpreadChecks(self.connections)
-        self.checks.tick()
-        daphne_server.reactor.callLater(SpreadChecks.ROUND / SpreadChecks.SLICES, self.timeout_checker)
 
 
 class ServeCommand(CommandLineInterface):
