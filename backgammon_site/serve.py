@@ -255,7 +255,7 @@ def tune_gc() -> None:
 
 
 class GarbageSchedule:
-    """A full collection every ``GAMES_GC_FULL_SECONDS`` (default 60), cheap because what was
+    """A full collection every ``GAMES_GC_FULL_SECONDS`` (default 10), cheap because what was
     alive at the previous one is frozen (``gc.freeze``: left out of every collection).
 
     :func:`tune_gc` makes count-triggered full collections rare, which left the garbage of
@@ -263,15 +263,22 @@ class GarbageSchedule:
     tasks and their exceptions: reference cycles, freed only by a full collection) to pile
     up: a web process grew by about 1 MB a second under bot-API play (issue 25). Here the
     timer collects it: after each collection the survivors are frozen, so the next one scans
-    only what is younger (a minute of garbage and new sockets), not every socket of the
-    process. Every ``GAMES_GC_THAW_EVERY``-th time (default 10: every ten minutes) the frozen
+    only what is younger (seconds of garbage and new sockets), not every socket of the
+    process. Every ``GAMES_GC_THAW_EVERY``-th time (default 60: every ten minutes) the frozen
     objects are thawed first, so a socket or match that has ended since is collected too;
     only that collection scans everything (0.2 ms per 1000 objects: docs/DEPLOY.md).
+
+    The period is short because a collection pauses every socket of the process for as long
+    as it scans: once a minute, the first one after 2000 sockets had connected scanned them
+    all at once and paused the process 310-424 ms, and the moves of the next second and a
+    half waited (issue 32; docs/DEPLOY.md, "Measured capacity"). Every 10 s each pause is
+    a few tens of milliseconds; the total is the same, since each survivor is scanned once
+    before it is frozen.
     """
 
     def __init__(self, seconds: float | None = None, thaw_every: int | None = None):
-        self.seconds = float(os.environ.get("GAMES_GC_FULL_SECONDS", "60")) if seconds is None else seconds
-        self.thaw_every = int(os.environ.get("GAMES_GC_THAW_EVERY", "10")) if thaw_every is None else thaw_every
+        self.seconds = float(os.environ.get("GAMES_GC_FULL_SECONDS", "10")) if seconds is None else seconds
+        self.thaw_every = int(os.environ.get("GAMES_GC_THAW_EVERY", "60")) if thaw_every is None else thaw_every
         self.runs = 0
 
     def collect(self) -> int:

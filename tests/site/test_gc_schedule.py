@@ -43,3 +43,15 @@ def test_what_dies_after_being_frozen_waits_for_the_thaw():
     assert ref() is not None
     schedule.collect()  # run 3: thawed first, then collected
     assert ref() is None
+
+
+def test_by_default_a_collection_every_10_s_and_a_thaw_every_ten_minutes(monkeypatch):
+    """docs/DEPLOY.md ("The timed collection's pause"): short periods keep each pause small,
+    and the thaw, the one collection that scans everything, stays every ten minutes."""
+    monkeypatch.delenv("GAMES_GC_FULL_SECONDS", raising=False)
+    monkeypatch.delenv("GAMES_GC_THAW_EVERY", raising=False)
+    schedule = GarbageSchedule()
+    assert schedule.seconds == 10
+    assert schedule.seconds * schedule.thaw_every == 600
+    monkeypatch.setenv("GAMES_GC_FULL_SECONDS", "0")
+    assert GarbageSchedule().seconds == 0  # off
