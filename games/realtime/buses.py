@@ -159,12 +159,21 @@ class DatagramBus:
 class RedisBus:
     """Redis publish/subscribe: a process subscribes to the groups it has members in and to
     its own channel. Publishing is ordered (one sender task; publishes waiting together go in
-    one pipeline) and never blocks the loop; a failed publish is retried once on a fresh
+    one write) and never blocks the loop; a failed publish is retried once on a fresh
     connection, then dropped. The subscriber reconnects with back-off and subscribes again to
-    every group it needs."""
+    every group it needs, and pings Redis when it has heard nothing for ``HEALTH`` s, so a
+    connection that died silently is replaced within twice that.
+
+    Both speak through a connection of redis-py's own (``Connection``: its packing, its reply
+    parser, ``hiredis`` when installed), without its client's pool, retry and pub/sub layers:
+    those cost a web process 115 µs of CPU a publish and 221 µs a message received, several
+    times the work itself, and a move makes one of each (docs/DEPLOY.md, "Measured capacity").
+    A process's own publishes come back to it; they are recognised by their first bytes (the
+    process's name) and not unpacked."""
 
     MAX_PENDING = 10_000
-    BATCH = 64  # publishes waiting together go in one round trip (a pipeline), in order
+    BATCH = 64  # publishes waiting together go in one round trip, in order
+    HEALTH = 10.0  # s of silence on the subscriber's connection before it pings Redis
 
     def __init__(self, url: str, layer):
         import redis
@@ -174,11 +183,12 @@ class RedisBus:
         self.prefix = layer.prefix or f"bg{db}"
         self.kwargs = dict(socket_connect_timeout=1.0, socket_keepalive=True, health_check_interval=10,
                            retry_on_timeout=False)
+        self.echo = b"\x94" + _pack(self.origin)  # how this process's own publishes begin
         self.groups: set = set()
         self.loop = None
         self.tasks = []
         self.pending = None
-        self.pubsub = None
+        self.conn = None  # the subscriber's connection, while subscribed
         self.ready = asyncio.Event()  # set while subscribed
         self.sync_client = None
         self.sync_lock = threading.Lock()
@@ -190,6 +200,18 @@ class RedisBus:
             target = target.partition("!")[0].rsplit(".", 1)[-1]
         return f"{self.prefix}:{kind}:{target}"
 
+    async def _connect(self):
+        """A new connection of redis-py's (the URL's host or Unix socket, password, TLS, db),
+        speaking RESP2: a subscriber's messages are plain replies (RESP3 makes them push
+        notifications, which redis-py hands to a logging callback first)."""
+        import redis.asyncio as aioredis
+
+        pool = aioredis.ConnectionPool.from_url(self.url, socket_connect_timeout=1.0, socket_keepalive=True,
+                                                protocol=2)
+        conn = pool.make_connection()
+        await conn.connect()
+        return conn
+
     # -- publishing --------------------------------------------------------------------------------
     def publish(self, kind: str, target: str, message: dict) -> None:
         if self.pending is None:
@@ -200,21 +222,21 @@ class RedisBus:
         self.pending.put_nowait((self._name(kind, target), _pack([self.origin, kind, target, message])))
 
     async def _sender(self) -> None:
-        import redis.asyncio as aioredis
-
-        client = aioredis.Redis.from_url(self.url, **self.kwargs)
+        conn = None
         while True:
             batch = [await self.pending.get()]
             while not self.pending.empty() and len(batch) < self.BATCH:
                 batch.append(self.pending.get_nowait())
             for attempt in (1, 2):
                 try:
-                    await _publish(client, batch)
+                    if conn is None:
+                        conn = await self._connect()
+                    await _publish(conn, batch)
                     self._ok()
                     break
-                except Exception as exc:  # a restarted Redis, a dead pooled connection
-                    await _close(client)
-                    client = aioredis.Redis.from_url(self.url, **self.kwargs)
+                except Exception as exc:  # a restarted Redis, a dead connection
+                    await _drop(conn)
+                    conn = None
                     if attempt == 2:
                         self._failed("publish", exc)
 
@@ -250,67 +272,84 @@ class RedisBus:
         """Awaited, so that a socket joining a group hears every publish made after it read
         the group's state (a presence notice from another process, say)."""
         self.groups.add(group)
-        if self.pubsub is None:
+        if self.conn is None:
             try:  # the subscriber is (re)connecting
                 await asyncio.wait_for(self.ready.wait(), timeout=2.0)
             except asyncio.TimeoutError:  # Redis is down: the socket goes on; the idle ping catches up
                 return
         # Always ask: a subscriber that connected while we waited may have listed the groups
         # before this one was added (subscribing twice is harmless).
-        if self.pubsub is not None:
-            await self._change("subscribe", self._name("g", group))
+        if self.conn is not None:
+            await self._change("SUBSCRIBE", self._name("g", group))
 
     def unsubscribe(self, group: str) -> None:
         self.groups.discard(group)
-        if self.pubsub is not None:
-            self.loop.create_task(self._change("unsubscribe", self._name("g", group)))
+        if self.conn is not None:
+            self.loop.create_task(self._change("UNSUBSCRIBE", self._name("g", group)))
 
     async def _change(self, verb: str, channel: str) -> None:
-        pubsub = self.pubsub
+        """Sent on the subscriber's connection while it reads; Redis's answer comes to the
+        reader, which ignores it."""
+        conn = self.conn
+        if conn is None or not conn.is_connected:  # (re)connecting: it subscribes to every group
+            return
         try:
-            await asyncio.wait_for(getattr(pubsub, verb)(channel), timeout=2.0)
+            await asyncio.wait_for(conn.send_command(verb, channel, check_health=False), timeout=2.0)
         except Exception:  # the subscriber reconnects and subscribes again
             pass
 
     async def _subscriber(self) -> None:
-        import redis.asyncio as aioredis
-
         delay = 0.1
         while True:
-            client = aioredis.Redis.from_url(self.url, **self.kwargs)
-            pubsub = client.pubsub(ignore_subscribe_messages=True)
+            conn = None
             try:
-                await pubsub.subscribe(self._name("c", f"x.{self.origin}!"),
-                                       *[self._name("g", g) for g in self.groups])
-                self.pubsub = pubsub
+                conn = await self._connect()
+                await conn.send_command("SUBSCRIBE", self._name("c", f"x.{self.origin}!"),
+                                        *[self._name("g", g) for g in self.groups], check_health=False)
+                self.conn = conn
                 self.ready.set()
                 if self.failures:
                     logger.warning("bus: Redis is back; subscribed again to %d groups", len(self.groups))
                 self._ok()
                 delay = 0.1
-                while True:
-                    message = await pubsub.get_message(timeout=1.0)
-                    if message is None or message.get("type") != "message":
-                        continue
-                    try:
-                        origin, kind, target, data = _unpack(message["data"])
-                    except Exception:
-                        continue
-                    if origin != self.origin:
-                        self.layer.incoming(kind, target, data)
+                await self._read(conn)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                self.pubsub = None
+                self.conn = None
                 self.ready.clear()
                 self._failed("subscribe", exc)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
             finally:
-                self.pubsub = None
+                self.conn = None
                 self.ready.clear()
-                await _close(pubsub)
-                await _close(client)
+                await _drop(conn)
+
+    async def _read(self, conn) -> None:
+        """Deliver what comes on the subscriber's connection until it fails; after ``HEALTH``
+        s of silence ping Redis, and give up on a connection that stays silent as long again."""
+        pinged = False
+        echo, incoming = self.echo, self.layer.incoming
+        while True:
+            reply = await conn.read_response(timeout=self.HEALTH)  # None: nothing came in time
+            if reply is None:
+                if pinged:
+                    raise ConnectionError("Redis did not answer a ping")
+                await conn.send_command("PING", check_health=False)
+                pinged = True
+                continue
+            pinged = False
+            if type(reply) is not list or len(reply) != 3 or reply[0] != b"message":
+                continue  # a (un)subscription's answer, or a ping's
+            data = reply[2]
+            if data.startswith(echo):
+                continue  # our own publish, delivered to our members when it was made
+            try:
+                origin, kind, target, message = _unpack(data)
+            except Exception:
+                continue
+            incoming(kind, target, message)
 
     def _ok(self) -> None:
         self.failures = 0
@@ -332,20 +371,19 @@ class RedisBus:
                 pass
 
 
-async def _publish(client, batch: list) -> None:
-    """Publish ``[(channel, data), ...]`` in order: one command, or a pipeline (no
-    transaction) when several wait, so a burst costs one round trip and one write."""
-    if len(batch) == 1:
-        await client.publish(*batch[0])
-        return
-    async with client.pipeline(transaction=False) as pipe:
-        for channel, data in batch:
-            pipe.publish(channel, data)
-        await pipe.execute()
+async def _publish(conn, batch: list) -> None:
+    """Publish ``[(channel, data), ...]`` in order: the commands in one write, then their
+    answers (the number of subscribers each reached, unused), so a burst costs one round trip."""
+    await conn.send_packed_command(conn.pack_commands([("PUBLISH", channel, data) for channel, data in batch]),
+                                   check_health=False)
+    for _ in batch:
+        if await conn.read_response(timeout=5.0) is None:  # no answer in time: a dead connection
+            raise ConnectionError("Redis did not answer a publish")
 
 
-async def _close(thing) -> None:
-    try:
-        await thing.aclose()
-    except Exception:
-        pass
+async def _drop(conn) -> None:
+    if conn is not None:
+        try:
+            await conn.disconnect(nowait=True)
+        except Exception:
+            pass

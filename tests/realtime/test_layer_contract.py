@@ -186,6 +186,91 @@ async def test_a_burst_on_the_redis_bus_goes_out_in_pipelines_and_arrives_in_ord
         await two.close()
 
 
+class SilentProxy:
+    """A TCP proxy to Redis that can go silent: ``freeze()`` stops forwarding on every
+    connection open at that moment, both ways, without closing it (a link cut, or a server
+    that hangs); connections opened later pass."""
+
+    def __init__(self, target_host: str, target_port: int):
+        self.target = (target_host, target_port)
+        self.frozen: set = set()
+        self.connections = []
+        self.server = None
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        return self.server.sockets[0].getsockname()[1]
+
+    async def _serve(self, reader, writer):
+        up_reader, up_writer = await asyncio.open_connection(*self.target)
+        conn = object()
+        self.connections.append(conn)
+
+        async def pipe(src, dst):
+            while True:
+                data = await src.read(65536)
+                if not data:
+                    break
+                if conn in self.frozen:
+                    continue  # swallowed: the other side hears nothing, and nothing closes
+                dst.write(data)
+                await dst.drain()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer), return_exceptions=True)
+
+    def freeze(self) -> int:
+        self.frozen.update(self.connections)
+        return len(self.frozen)
+
+    async def close(self):
+        self.server.close()
+
+
+@pytest.mark.redis
+async def test_a_subscriber_whose_redis_goes_silent_connects_again(monkeypatch):
+    """The subscriber pings Redis after ``HEALTH`` s of silence and gives up on a connection
+    that stays silent as long again; it connects anew, subscribes to its groups again and the
+    messages flow. A sender's own members get its group send once (its own publish, coming
+    back from Redis, is recognised and dropped)."""
+    from urllib.parse import urlparse
+
+    from games.realtime import buses
+
+    monkeypatch.setattr(buses.RedisBus, "HEALTH", 0.3)
+    url = urlparse(require_redis())
+    proxy = SilentProxy(url.hostname, url.port or 6379)
+    port = await proxy.start()
+    silent_bus = f"redis://127.0.0.1:{port}{url.path}"
+    one, two = FanoutLayer(bus=require_redis()), FanoutLayer(bus=silent_bus)
+    try:
+        a, b = await one.new_channel(), await two.new_channel()
+        await one.group_add("match.3", a)
+        await two.group_add("match.3", b)
+        await _until_heard(one, two, b, "match.3")
+        while True:  # the sender's own copies of those pings
+            try:
+                await asyncio.wait_for(one.receive(a), SILENCE)
+            except asyncio.TimeoutError:
+                break
+        await one.group_send("match.3", {"type": "hello"})
+        assert (await receive(one, a))["type"] == "hello"
+        await assert_empty(one, a)  # once: not again when its publish comes back
+        assert (await receive(two, b))["type"] == "hello"
+
+        assert proxy.freeze() >= 1  # every connection of the second layer's bus goes silent
+        await one.group_send("match.3", {"type": "lost"})  # at most once: this one may be lost
+        await _until_heard(one, two, b, "match.3")  # heard again: it connected anew
+        await one.group_send("match.3", {"type": "after"})
+        got = await receive(two, b)
+        while got["type"] in ("ping", "lost"):
+            got = await receive(two, b)
+        assert got == {"type": "after"}
+    finally:
+        await one.close()
+        await two.close()
+        await proxy.close()
+
+
 async def _until_heard(one, two, channel, group):
     """Send pings until the other layer hears one (its subscription may take a moment); drain."""
     loop = asyncio.get_running_loop()
