@@ -43,6 +43,7 @@ from daphne.cli import CommandLineInterface
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 from twisted.internet import tcp
 
+from backgammon_site.checks import CheckedServer, CheckWheel
 from games.realtime.wire import EXTENSION, Wire  # noqa: F401 - Wire: the tests build one here
 
 
@@ -82,6 +83,16 @@ def text_frame(payload: bytes) -> bytes:
     return b"\x81\x7f" + n.to_bytes(8, "big") + payload
 
 
+_WHEEL = []
+
+
+def process_wheel() -> CheckWheel:
+    """The process's wheel of the sockets' own checks, on Daphne's reactor."""
+    if not _WHEEL:
+        _WHEEL.append(CheckWheel(daphne_server.reactor, time.monotonic))
+    return _WHEEL[0]
+
+
 class _Formatted:
     """``pprint.pformat(value)``, worked out only if it is ever printed."""
 
@@ -118,12 +129,19 @@ class KeepaliveWebSocketProtocol(WebSocketProtocol):
     with 2000 such idle sockets sends 100 fewer pings a second (issue 16).
     """
 
-    wrote_at = 0.0  # time.monotonic() of the last frame written to the client
+    # time.monotonic() of the last message written to the client: its protocol pings and pongs
+    # do not count (a browser's page never sees them, so they do not stand for the server's ping)
+    wrote_at = 0.0
     wire = None
+    CHECK_MIN, CHECK_MAX = 0.05, 10.0  # s: the bounds of the wait for a socket's own check
+    checking = False  # whether the socket's own check is in the wheel (it is then left out of Daphne's walk)
+    wheel = None  # the wheel of its own checks: the process's (a test's own)
 
     def onConnect(self, request):
         self.wire = Wire(self.send_text, self.send_texts)
-        self.ping_every = 0.75 + 0.5 * random.random()  # x the wire's ``every``: idle sockets' pings spread out
+        # x the wire's ``every``: idle sockets' pings spread out, at 1.25 times it on average (the
+        # cadence of Daphne's 2 s walk, which pinged a socket at the first walk after 0.75-1.25 times)
+        self.ping_every = 1.0 + 0.5 * random.random()
         return super().onConnect(request)
 
     def onMessage(self, payload, isBinary):
@@ -151,6 +169,7 @@ class KeepaliveWebSocketProtocol(WebSocketProtocol):
                 self.sendMessage(text.encode())
             return
         payloads = [text.encode() for text in texts]
+        self.wrote_at = time.monotonic()
         self.sendData(b"".join([text_frame(p) for p in payloads]))
         n, stats = sum(map(len, payloads)), self.trafficStats
         stats.outgoingWebSocketMessages += len(payloads)
@@ -166,9 +185,52 @@ class KeepaliveWebSocketProtocol(WebSocketProtocol):
                 and not self.send_queue and not self.logFrames and not self.trackedTimings
                 and not self.maskServerFrames)
 
+    def onOpen(self):
+        super().onOpen()
+        self.wrote_at = time.monotonic()  # the handshake: the server's ping counts from here
+        self.check_soon()
+
+    def check_soon(self) -> None:
+        """This socket's own check, for when something of :meth:`check_timeouts` may be due
+        (:meth:`next_check`), in the process's :class:`CheckWheel`, instead of Daphne's walk
+        of every connection every 2 s (``backgammon_site/checks.py``; issue 32)."""
+        if not self.checking:
+            self.checking = True
+            checks_itself = getattr(self.server, "checks_itself", None)
+            if checks_itself is not None:
+                checks_itself(self)
+        (self.wheel or process_wheel()).add(self, self.next_check())
+
+    def next_check(self) -> float:
+        """Seconds until Daphne's keepalive ping, its socket timeout or the server's ping may be
+        due: at least ``CHECK_MIN``, at most ``CHECK_MAX`` (a wire that starts pinging later is
+        looked at within that)."""
+        now = time.time()
+        due = self.server.ping_interval - (now - self.last_ping)
+        if self.server.websocket_timeout >= 0:
+            due = min(due, self.server.websocket_timeout - (now - self.socket_opened))
+        wire = self.wire
+        if wire is not None and wire.every and wire.owner is not None:
+            due = min(due, wire.every * self.ping_every - (time.monotonic() - self.wrote_at))
+        return min(max(due, self.CHECK_MIN), self.CHECK_MAX)
+
+    def own_check(self) -> None:
+        """:meth:`check_timeouts` at this socket's own time, then the next one, while it is open."""
+        if self.state != self.STATE_OPEN:
+            self.checking = False
+            return
+        try:
+            self.check_timeouts()
+        finally:  # a failing check does not end this socket's checks
+            if self.state == self.STATE_OPEN:
+                self.check_soon()
+            else:
+                self.checking = False
+
     def check_timeouts(self):
-        """Daphne's checks (every 2 s), then the server's ping of a socket silent for the
-        wire's ``every`` seconds (spread between 0.75 and 1.25 times that)."""
+        """Daphne's checks, then the server's ping of a socket silent for the wire's ``every``
+        seconds (spread between 1 and 1.5 times that). An open socket runs them itself
+        (:meth:`own_check`); Daphne's walk every 2 s, for one still connecting."""
         super().check_timeouts()
         wire = self.wire
         if (wire is not None and wire.every and self.state == self.STATE_OPEN
@@ -184,7 +246,6 @@ class KeepaliveWebSocketProtocol(WebSocketProtocol):
     def sendData(self, data, sync=False, chopsize=None):
         """autobahn's ``sendData``, with :func:`eager_write` in its plain case (not chopped,
         nothing queued)."""
-        self.wrote_at = time.monotonic()
         if chopsize or sync or self.send_queue:
             super().sendData(data, sync, chopsize)
             return
@@ -198,6 +259,7 @@ class KeepaliveWebSocketProtocol(WebSocketProtocol):
         A text message (every frame of the site) is framed here when :meth:`plain`: one
         header and :meth:`sendData`, without the checks of autobahn's ``sendMessage`` and
         ``sendFrame`` (a few µs a frame, 8 frames a move: issue 32)."""
+        self.wrote_at = time.monotonic()
         if not isBinary and not args and not kwargs and type(payload) is bytes and self.plain():
             self.sendData(text_frame(payload))
             n, stats = len(payload), self.trafficStats
@@ -213,15 +275,18 @@ class KeepaliveWebSocketProtocol(WebSocketProtocol):
             self.maxMessagePayloadSize = limit
 
 
-class WiredServer(daphne_server.Server):
+class WiredServer(CheckedServer, daphne_server.Server):
     """Daphne's server, giving each websocket's application its protocol's wire (in the
-    scope's ``extensions``: Channels' middleware copies the scope but keeps its values)."""
+    scope's ``extensions``: Channels' middleware copies the scope but keeps its values), and
+    checking only the connections that need it (``backgammon_site/checks.py``)."""
 
     def create_application(self, protocol, scope):
         wire = getattr(protocol, "wire", None)
         if wire is not None:
             scope = {**scope, "extensions": {**(scope.get("extensions") or {}), EXTENSION: wire}}
-        return super().create_application(protocol, scope)
+        queue = super().create_application(protocol, scope)
+        self.watch_application(protocol)
+        return queue
 
 
 class ServeCommand(CommandLineInterface):

@@ -174,3 +174,18 @@ def test_autobahns_option_list_is_formatted_only_when_its_line_is_written():
     assert not isinstance(formatted, str)  # nothing worked out yet
     assert str(formatted) == pprint.pformat(options) == "{}".format(formatted)
     assert lazy_pformat({"a": 1}) == pprint.pformat({"a": 1})  # anything else: text at once
+
+
+def test_only_a_message_counts_as_written_for_the_servers_ping_not_a_protocol_ping(pair):
+    """A browser's page never sees protocol pings and pongs: the server's own ping (a message)
+    stays due after Daphne's keepalive ping, or the page hears nothing for too long and pings."""
+    transport, peer = pair
+    protocol = _plain_protocol(transport)
+    protocol.wrote_at = 0.0
+    protocol.sendData(b"\x89\x00")  # a protocol ping, as autobahn frames it
+    assert protocol.wrote_at == 0.0
+    protocol.sendMessage(b'{"t": "pong"}')
+    assert protocol.wrote_at > 0.0
+    protocol.wrote_at = 0.0
+    protocol.send_texts(['{"t": "move"}'])
+    assert protocol.wrote_at > 0.0
