@@ -53,7 +53,11 @@ class CheckWheel:
         self.now = now or clock.seconds  # the time of the ticks (the process's: monotonic)
         self.slots = [[] for _ in range(self.SLOTS)]
         self.done = None  # the last tick whose slot has run (None: not started)
-        self.size = 0  # items waiting
+
+    @property
+    def size(self) -> int:
+        """Items waiting."""
+        return sum(map(len, self.slots))
 
     def _tick_now(self) -> int:
         return int(self.now() / self.TICK + 1e-6)  # 0.30000000000000004 / 0.1 is tick 3, not 2
@@ -66,7 +70,6 @@ class CheckWheel:
         tick = now + min(max(1, math.ceil(delay / self.TICK)), self.SLOTS - 1)
         tick = max(self.done + 1, min(tick, self.done + self.SLOTS - 1))  # a slot not run yet, not wrapped
         self.slots[tick % self.SLOTS].append(item)
-        self.size += 1
 
     def run(self) -> int:
         """Run every slot whose tick has come; the number of items called back."""
@@ -76,7 +79,6 @@ class CheckWheel:
                 self.done += 1
                 index = self.done % self.SLOTS
                 due, self.slots[index] = self.slots[index], []
-                self.size -= len(due)
                 called += len(due)
                 for item in due:
                     try:
