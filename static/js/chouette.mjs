@@ -11,7 +11,7 @@ import {
   actorOf, boardCube, boardState, endHeld, endPlaque, canMove, canSuggest, cubeNote, cubeRows, decisionButtons, lineRows, nameOf, offersFor,
   playText, roleOf, roleWord, roomWord, secondsLeft, settleableCubes, statusText, suggestionParts, waitingFor, waitReason,
 } from './chouette_state.mjs';
-import { $, esc, skipToBoard, toaster } from './lib/dom.mjs';
+import { $, esc, setHTML, skipToBoard, toaster } from './lib/dom.mjs';
 import { gettext as _, interpolate } from './lib/i18n.mjs';
 import { openSocket, order } from './lib/socket.mjs';
 import { moveHint, partialFor, playView } from './play.mjs';
@@ -142,15 +142,15 @@ function render() {
   $('status-line').textContent = statusText(st, you);
   S.board = boardState(st, you, S.board);
   drawPlay();
-  $('cube-row').innerHTML = cubeRows(st).map(c => `<li class="${c.owner || 'centre'}${c.out ? ' out' : ''}${c.pending ? ' pending' : ''}" data-cube="${c.member}">` +
+  setHTML($('cube-row'), cubeRows(st).map(c => `<li class="${c.owner || 'centre'}${c.out ? ' out' : ''}${c.pending ? ' pending' : ''}" data-cube="${c.member}">` +
     `<span class="cube-face">${c.value}</span> ${esc(c.name)}${c.holder !== c.name ? ` (${esc(c.holder)})` : ''}` +
-    ` <small>${esc(cubeNote(c))}</small></li>`).join('');
-  $('line').innerHTML = lineRows(st, you).map(r => `<li class="${r.you ? 'you' : ''}" data-player="${r.id}">` +
+    ` <small>${esc(cubeNote(c))}</small></li>`).join(''));
+  setHTML($('line'), lineRows(st, you).map(r => `<li class="${r.you ? 'you' : ''}" data-player="${r.id}">` +
     `<span class="who">${esc(r.name)} <span class="badge ${r.role}">${esc(roleWord(r.role))}</span>${r.away ? ` <span class="badge away">${esc(_('away'))}</span>` : ''}${r.out ? ` <small>${esc(_('(out)'))}</small>` : ''}</span>` +
-    `<span class="score" data-score="${r.score}">${r.score}</span>${r.game ? ` <small>(${r.game > 0 ? '+' : ''}${r.game})</small>` : ''}</li>`).join('');
+    `<span class="score" data-score="${r.score}">${r.score}</span>${r.game ? ` <small>(${r.game > 0 ? '+' : ''}${r.game})</small>` : ''}</li>`).join(''));
   renderWaiting();
   // cube decisions
-  $('actions').innerHTML = decisionButtons(st, you).map((b, i) => `<button type="button" class="button${b.t.startsWith('no_') || b.t === 'drop' ? ' alt' : ''}" data-i="${i}" data-act="${b.t}"${b.d.cube != null ? ` data-cube="${b.d.cube}"` : ''}>${esc(b.label)}</button>`).join('');
+  setHTML($('actions'), decisionButtons(st, you).map((b, i) => `<button type="button" class="button${b.t.startsWith('no_') || b.t === 'drop' ? ' alt' : ''}" data-i="${i}" data-act="${b.t}"${b.d.cube != null ? ` data-cube="${b.d.cube}"` : ''}>${esc(b.label)}</button>`).join(''));
   S.buttons = decisionButtons(st, you);
   // the table
   const seated = (st.seats || []).some(s => s.player === you && s.active);
@@ -225,8 +225,8 @@ function drawPlay() {
   const moving = movable && canMove(S.st, S.you), passing = movable && mustPass(b);
   $('plays').hidden = !movable;
   $('keys-hint').hidden = !movable;
-  $('play-text').innerHTML = !movable ? '' : (b.partial.length ? `<b>${esc(formatSteps(flatPartial(b), b.you))}</b> · ` : '') +
-    esc(moveHint(b, moving ? undefined : _('Suggest it to the team (Enter), or undo.')));
+  setHTML($('play-text'), !movable ? '' : (b.partial.length ? `<b>${esc(formatSteps(flatPartial(b), b.you))}</b> · ` : '') +
+    esc(moveHint(b, moving ? undefined : _('Suggest it to the team (Enter), or undo.'))));
   $('play-undo').hidden = !b.partial.length;
   $('play-confirm').hidden = !moving || passing;
   $('play-suggest').hidden = moving || passing;
@@ -242,7 +242,7 @@ function renderWaiting() {
   const left = secondsLeft(st);
   const who = waiting.map(w => `<span data-waiting="${w.id}">${esc(w.name)}</span> (${esc(waitReason(w.reason))})`).join(', ');
   const timer = left != null ? ` <span class="timer" id="timer">${esc(interpolate(_('%(seconds)s s'), { seconds: left }, true))}</span>` : '';
-  $('waiting-for').innerHTML = waiting.length ? interpolate(esc(_('Waiting for %(players)s')), { players: who }, true) + timer : '';
+  setHTML($('waiting-for'), waiting.length ? interpolate(esc(_('Waiting for %(players)s')), { players: who }, true) + timer : '');
 }
 setInterval(() => { if (S.st) renderWaiting(); }, 1000);
 
@@ -251,16 +251,16 @@ function renderSettle() {
   const { toYou, byYou } = offersFor(st, you);
   const offer = o => interpolate(o.amount > 0 ? _("%(from)s offers to receive %(amount)s on %(name)s's cube") : _("%(from)s offers to pay %(amount)s on %(name)s's cube"),
     { from: o.from, amount: Math.abs(o.amount), name: o.name }, true);
-  $('offers').innerHTML = toYou.map(o => `<div class="offer" data-offer="${o.cube}">${esc(offer(o))} ` +
+  setHTML($('offers'), toYou.map(o => `<div class="offer" data-offer="${o.cube}">${esc(offer(o))} ` +
     `<button type="button" class="button small" data-settle="accept_settlement" data-cube="${o.cube}">${esc(_('Accept'))}</button>` +
     `<button type="button" class="button small alt" data-settle="reject_settlement" data-cube="${o.cube}">${esc(_('Reject'))}</button></div>`).join('') +
     byYou.map(o => `<div class="offer">${esc(interpolate(_("Your offer on %(name)s's cube: %(amount)s"), { name: o.name, amount: o.amount }, true))} ` +
-      `<button type="button" class="button small ghost" data-settle="withdraw_settlement" data-cube="${o.cube}">${esc(_('Withdraw'))}</button></div>`).join('');
+      `<button type="button" class="button small ghost" data-settle="withdraw_settlement" data-cube="${o.cube}">${esc(_('Withdraw'))}</button></div>`).join(''));
   const cubes = settleableCubes(st, you);
   $('settle-form').hidden = !cubes.length;
   const checked = new Set([...document.querySelectorAll('#settle-cubes input:checked')].map(i => Number(i.value)));
   const keep = cubes.some(c => checked.has(c.member));  // a choice made among these cubes; else all of them
-  $('settle-cubes').innerHTML = cubes.map(c => `<label><input type="checkbox" value="${c.member}"${!keep || checked.has(c.member) ? ' checked' : ''}> ${esc(interpolate(_("%(name)s's cube (%(value)s)"), { name: c.name, value: c.value }, true))}</label>`).join('');
+  setHTML($('settle-cubes'), cubes.map(c => `<label><input type="checkbox" value="${c.member}"${!keep || checked.has(c.member) ? ' checked' : ''}> ${esc(interpolate(_("%(name)s's cube (%(value)s)"), { name: c.name, value: c.value }, true))}</label>`).join(''));
 }
 
 function renderRooms(role) {
@@ -286,7 +286,7 @@ function renderChat() {
   const g = S.st && S.st.game;
   const sugg = S.chat.filter(m => m.play && g && m.game === g.id);
   $('suggestions-box').hidden = !sugg.length;
-  $('suggestions').innerHTML = sugg.map(m => `<li data-play='${esc(JSON.stringify(m.play))}'>${esc(m.name)}: <bdi class="notation">${esc(playText(m.play))}</bdi></li>`).join('');
+  setHTML($('suggestions'), sugg.map(m => `<li data-play='${esc(JSON.stringify(m.play))}'>${esc(m.name)}: <bdi class="notation">${esc(playText(m.play))}</bdi></li>`).join(''));
 }
 
 function showEnd() {

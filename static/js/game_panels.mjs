@@ -4,7 +4,7 @@
 // finished game kept on screen), ``sent`` (the version an action was sent at), ``offset``
 // (the server's clock minus ours), ``moving`` (the board animates: the end-of-match dialog
 // waits for the result to land on the board) and ``boot``.
-import { $, esc } from './lib/dom.mjs';
+import { $, esc, setHTML } from './lib/dom.mjs';
 import { formatDate, gettext as _, interpolate, ngettext } from './lib/i18n.mjs';
 import * as S from './state.mjs';
 import * as T from './texts.mjs';
@@ -141,7 +141,7 @@ export function renderPanel(G) {
     + (x.notation ? `<bdi class="notation">${esc(x.text)}</bdi>` : esc(x.text)) + '</li>');  // a play reads left to right in any page
   if (state.partial.length) items.push(`<li class="pending"><bdi class="notation">${esc(S.formatSteps(S.flatPartial(state), state.you))}…</bdi></li>`);
   const html = items.join('');
-  if (ol.dataset.html !== html) { ol.innerHTML = html; ol.dataset.html = html; ol.scrollTop = ol.scrollHeight; }
+  if (setHTML(ol, html)) ol.scrollTop = ol.scrollHeight;
   if (!state.flagsStale) $('position-id').value = state.positionId || '';
   const over = state.match && state.match.status === 'finished';
   for (const id of ['export', 'end-export']) { $(id).hidden = !over; $(id).href = G.boot.exportUrl; }
@@ -156,7 +156,7 @@ export function renderChat(G) {
   $('chat-title').textContent = state.you ? _('Players’ chat') : _('Spectators’ chat');
   const html = state.chat.map(c => `<li><b>${esc(c.name)}</b> ${esc(c.text)}</li>`).join('');
   const log = $('chat-log');
-  if (log.dataset.html !== html) { log.innerHTML = html; log.dataset.html = html; log.scrollTop = log.scrollHeight; }
+  if (setHTML(log, html)) log.scrollTop = log.scrollHeight;
   $('chat-form').hidden = !G.boot.loggedIn;
   $('chat-login').hidden = G.boot.loggedIn;
 }

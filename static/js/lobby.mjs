@@ -1,5 +1,5 @@
 // The lobby: open matches and games in progress, live over /ws/lobby/ (docs/PROTOCOL.md).
-import { csrfToken, esc } from './lib/dom.mjs';
+import { csrfToken, esc, setHTML } from './lib/dom.mjs';
 import { gettext as _, interpolate, pgettext } from './lib/i18n.mjs';
 import { openSocket, order } from './lib/socket.mjs';
 import { timeControlText } from './texts.mjs';
@@ -35,7 +35,7 @@ function render() {
       : `<a href="/accounts/login/?next=/">${esc(_('Log in to join'))}</a>`;
     return `<tr data-match="${m.id}"><td>${who(m.white)}</td><td>${lengthText(m)}</td><td>${esc(describe(m))}</td><td>${action}</td></tr>`;
   });
-  openBody.innerHTML = rows.join('') || `<tr class="empty"><td colspan="4">${esc(_('No open matches yet.'))}</td></tr>`;
+  setHTML(openBody, rows.join('') || `<tr class="empty"><td colspan="4">${esc(_('No open matches yet.'))}</td></tr>`);  // a Join being pressed stays
   const liveBody = document.querySelector('#live-matches tbody');
   const liveRows = [...live.values()].sort((a, b) => b.id - a.id).map(m => {
     const mine = myId && [m.white, m.black].some(p => p && p.id === myId);
@@ -45,7 +45,7 @@ function render() {
       `<td>${m.score[0]}–${m.score[1]}${m.length ? ' / ' + m.length : ''}${m.crawfordGame ? ` <abbr title="${esc(_('Crawford game'))}">${esc(pgettext('the Crawford game, in one letter', 'C'))}</abbr>` : ''}</td>` +
       `<td>${action}</td></tr>`;
   });
-  liveBody.innerHTML = liveRows.join('') || `<tr class="empty"><td colspan="4">${esc(_('Nobody is playing right now.'))}</td></tr>`;
+  setHTML(liveBody, liveRows.join('') || `<tr class="empty"><td colspan="4">${esc(_('Nobody is playing right now.'))}</td></tr>`);
 }
 
 // Lobby messages are numbered (docs/PROTOCOL.md): a gap means one was lost, so ask for the

@@ -261,9 +261,19 @@ def test_the_captain_moves_checkers_on_the_board_and_takes_a_suggestion(chouette
     assert crew.get_attribute("#board .cube", "data-cube") == "2"
     assert crew.evaluate(CUBE_Y) == 320, "offered: still in the middle"
     crew.evaluate("() => { window.cubeSprites = 0; }")
+    # The crew member holds his Take down while the captain's take comes in: the buttons are not
+    # drawn again under his finger (a button replaced between press and release loses the click).
+    take = "#actions button:has-text('Take your cube')"
     for page in (captain, crew):
-        page.wait_for_selector("#actions button:has-text('Take your cube')")
-        _click_and_wait(page, page.locator("#actions button", has_text="Take your cube"))
+        page.wait_for_selector(take)
+    crew.hover(take)
+    crew.mouse.down()
+    _click_and_wait(captain, captain.locator(take))
+    crew.wait_for_function("v => window.ch.version >= v", arg=_version(captain))
+    before = _version(crew)
+    crew.mouse.up()
+    crew.wait_for_function("v => window.ch.version > v", arg=before)
+    crew.wait_for_selector(take, state="detached")
     crew.wait_for_function("() => window.cubeSprites > 0")
     crew.wait_for_function(SETTLED)
     assert crew.get_attribute("#board .cube", "data-cube") == "2"

@@ -12,6 +12,21 @@ export const cap = c => (c ? c[0].toUpperCase() + c.slice(1) : '');
 /** The element with this id. */
 export const $ = id => document.getElementById(id);
 
+const written = new WeakMap();   // element -> the markup setHTML last gave it
+
+/**
+ * Give ``el`` the markup ``html`` unless it already holds it; returns whether it changed.
+ * A page re-rendered on every message must not replace what the player is pressing: a button
+ * replaced between the press and the release loses the click (the browser sends it to what
+ * the two have in common), and a row replaced loses its focus and hover.
+ */
+export function setHTML(el, html) {
+  if (written.get(el) === html) return false;
+  el.innerHTML = html;
+  written.set(el, html);
+  return true;
+}
+
 /** The CSRF token Django wants on a POST: the page's form field, else the cookie. */
 export function csrfToken() {
   const field = document.querySelector('input[name=csrfmiddlewaretoken]');
