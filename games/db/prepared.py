@@ -188,3 +188,42 @@ def insert_rows_and_update(objs: list, names, obj, update_names, using: str = "d
     update, update_params = _update_sql(obj, update_names, connection)
     _execute_update(connection, obj, f"WITH inserted AS ({insert}) {update}", insert_params + update_params)
     return objs
+
+
+# -- reads of many rows by key -------------------------------------------------------------------
+
+def values_in(model, names, key: str, values, using: str = "default", **equal) -> list:
+    """The rows (tuples of the fields ``names``) of ``model`` whose field ``key`` is one of
+    ``values`` and whose other fields equal ``equal``: ``filter(key__in=values, **equal)
+    .values_list(*names)`` with SQL built once, for fields whose values need no converter
+    (integers, text). On PostgreSQL the values are one parameter, an array (``= ANY``),
+    however many there are: a read of 500 ids once a second spent more of the web process's
+    CPU compiling and quoting 500 parameters than the database spent reading the rows.
+    Elsewhere, one parameter per value, in slices the database accepts."""
+    values = list(values)
+    if not values:
+        return []
+    connection = connections[using]
+    array = connection.vendor == "postgresql"
+
+    def make():
+        qn = connection.ops.quote_name
+        def column(name):
+            return qn((model._meta.pk if name == "pk" else model._meta.get_field(name)).column)
+
+        where = [f"{column(key)} = ANY(%s)" if array else f"{column(key)} IN ({{}})"]
+        where += [f"{column(name)} = %s" for name in sorted(equal)]
+        return f"SELECT {', '.join(column(n) for n in names)} FROM {qn(model._meta.db_table)} WHERE {' AND '.join(where)}"
+
+    sql = _cached(connection, ("values_in", model, tuple(names), key, tuple(sorted(equal))), make)
+    rest = [equal[name] for name in sorted(equal)]
+    out = []
+    with connection.cursor() as cursor:
+        if array:
+            cursor.execute(sql, [values, *rest])
+            return cursor.fetchall()
+        for i in range(0, len(values), 500):
+            part = values[i:i + 500]
+            cursor.execute(sql.format(", ".join(["%s"] * len(part))), [*part, *rest])
+            out.extend(cursor.fetchall())
+    return out

@@ -22,6 +22,7 @@ import time
 from django.db import DatabaseError
 
 from games.db.calls import db
+from games.db.prepared import values_in
 from games.models import Chouette, Game
 from games.services import presence_heartbeat
 from games.selectors.lobby import lobby_version
@@ -110,16 +111,10 @@ async def _run() -> None:
 
 
 def _read(game_ids: list, want_lobby: bool) -> tuple:
-    versions = {}
-    for i in range(0, len(game_ids), 500):
-        for pk, version, status, match_id in (Game.objects.filter(pk__in=game_ids[i:i + 500])
-                                              .values_list("pk", "version", "status", "match_id")):
-            versions[pk] = (version, status, match_id)
+    versions = {pk: (version, status, match_id) for pk, version, status, match_id
+                in values_in(Game, ("pk", "version", "status", "match_id"), "pk", game_ids)}
     finished = [m for (_v, status, m) in versions.values() if status == Game.FINISHED]
-    newer = set()
-    for i in range(0, len(finished), 500):
-        newer.update(Game.objects.filter(match_id__in=finished[i:i + 500], status=Game.PLAYING)
-                     .values_list("match_id", flat=True))
+    newer = {m for (m,) in values_in(Game, ("match_id",), "match_id", finished, status=Game.PLAYING)}
     return versions, newer, (lobby_version() if want_lobby else None)
 
 
@@ -163,7 +158,7 @@ async def check() -> int:
 
 
 def _chouette_versions(ids: list) -> dict:
-    return dict(Chouette.objects.filter(pk__in=ids).values_list("pk", "version"))
+    return dict(values_in(Chouette, ("pk", "version"), "pk", ids))
 
 
 async def _check_chouettes() -> int:

@@ -9,7 +9,7 @@ from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Game, GameEvent, Match
-from games.db.prepared import PLACEHOLDER, PreparedRead, insert_rows, update_fields
+from games.db.prepared import PLACEHOLDER, PreparedRead, insert_rows, update_fields, values_in
 from games.services.lifecycle import PLAYERS, lock_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -105,3 +105,26 @@ def test_what_is_built_for_a_connection_goes_with_it():
     thread.join()
     gc.collect()
     assert refs and refs[0]() is None, "the finished thread's connection wrapper is still referenced"
+
+
+def test_values_in_reads_what_the_orm_reads_in_one_query(make_table):
+    tables = [make_table(length=3) for _ in range(3)]
+    ids = [t.game.pk for t in tables] + [10**12]  # an unknown id reads nothing
+    Game.objects.filter(pk=tables[1].game.pk).update(status=Game.FINISHED)
+    names = ("pk", "version", "status", "match_id")
+    orm = set(Game.objects.filter(pk__in=ids).values_list(*names))
+    with CaptureQueriesContext(connection) as queries:
+        assert set(values_in(Game, names, "pk", ids)) == orm and len(orm) == 3
+    assert len(queries) == 1
+    if connection.vendor == "postgresql":
+        assert "ANY(" in queries[0]["sql"]  # the ids as one parameter, however many
+    finished = {(m,) for m in Game.objects.filter(status=Game.FINISHED).values_list("match_id", flat=True)}
+    assert set(values_in(Game, ("match_id",), "match_id", [t.game.match_id for t in tables],
+                         status=Game.FINISHED)) == finished and len(finished) == 1
+    assert values_in(Game, names, "pk", []) == []
+
+
+def test_values_in_reads_more_values_than_one_statement_takes(make_table):
+    table = make_table(length=3)
+    ids = list(range(10**9, 10**9 + 1200)) + [table.game.pk]  # past SQLite's slice of 500
+    assert values_in(Game, ("pk",), "pk", ids) == [(table.game.pk,)]
