@@ -89,12 +89,6 @@ def test_the_tournament_page_follows_entries_and_the_draw_live(site_server, new_
     watcher.goto(f"{base}/tournaments/{pk}/")
     assert watcher.locator("#entrants li").count() == 3 and watcher.locator("#bracket").count() == 0
 
-    player = new_page()
-    sign_up(player, base, prefix="entrant")
-    player.goto(f"{base}/tournaments/{pk}/")
-    player.click("#enter")
-    watcher.wait_for_function("() => document.querySelectorAll('#entrants li').length === 4")
-
     admin = make_admin(site_server, name="director")
     director = new_page()
     director.goto(f"{base}/accounts/login/?next=/tournaments/{pk}/")
@@ -102,6 +96,23 @@ def test_the_tournament_page_follows_entries_and_the_draw_live(site_server, new_
     director.fill("input[name=password]", admin[1])
     director.click("main button[type=submit], main input[type=submit]")
     director.wait_for_url(f"**/tournaments/{pk}/")
+    # The director is typing a reason when a player enters: the page waits for him to be done
+    # before it swaps in the new version, and keeps what he typed and where he was.
+    director.fill("#player-action input[name=reason]", "no show")
+    version = director.evaluate("() => Number(document.getElementById('tournament').dataset.version)")
+
+    player = new_page()
+    sign_up(player, base, prefix="entrant")
+    player.goto(f"{base}/tournaments/{pk}/")
+    player.click("#enter")
+    watcher.wait_for_function("() => document.querySelectorAll('#entrants li').length === 4")
+    director.wait_for_selector("#tournament[data-waiting]", state="attached")  # fetched, not swapped in
+    assert director.locator("#entrants li").count() == 3
+    assert director.evaluate("() => Number(document.getElementById('tournament').dataset.version)") == version
+    director.keyboard.press("Tab")  # on to the next control: the field is left
+    director.wait_for_function("() => document.querySelectorAll('#entrants li').length === 4")
+    assert director.input_value("#player-action input[name=reason]") == "no show"
+    assert director.evaluate("() => document.activeElement.id") == "remove"
     director.click("#start")
     watcher.wait_for_selector("#bracket .b-match")  # drawn on the watcher's page without a reload
     assert watcher.locator("#bracket .b-match").count() == 3
