@@ -66,3 +66,44 @@ def english_left(texts: list, english: list, keep=()) -> list:
         if text in same and words:
             left.append(text)
     return sorted(set(left))
+
+
+# Every visible text whose colour stands out from its background by less than WCAG AA asks
+# (4.5:1, or 3:1 for large text: 24px, or bold from 18.66px), as "tag#id.class "text" ratio".
+# The background is the nearest one painted at least half opaque; a disabled control's text is
+# exempt, as WCAG exempts it.
+LOW_CONTRAST = """() => {
+  const rgb = s => (s.match(/[\\d.]+/g) || []).slice(0, 4).map(Number);
+  const lum = c => { const [r, g, b] = c.slice(0, 3).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const out = [], seen = new Set();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement, text = node.textContent.trim();
+    if (!text || !el || seen.has(el) || el.closest('script, style, option, svg, .sr-only, [hidden], details:not([open]) > :not(summary), :disabled')) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden') continue;
+    const range = document.createRange(); range.selectNodeContents(node);
+    if (![...range.getClientRects()].some(r => r.width > 1 && r.height > 1)) continue;
+    seen.add(el);
+    let bg = [255, 255, 255];
+    for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
+      const c = rgb(getComputedStyle(n).backgroundColor);
+      if (c.length < 4 || c[3] > 0.5) { bg = c; break; }
+    }
+    const a = lum(rgb(style.color)), b = lum(bg), ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const size = parseFloat(style.fontSize), large = size >= 24 || (+style.fontWeight >= 700 && size >= 18.66);
+    if (ratio < (large ? 3 : 4.5)) {
+      const cls = typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\\s+/).join('.') : '';
+      out.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}${cls} "${text.slice(0, 30)}" ${ratio.toFixed(2)}`);
+    }
+  }
+  return out;
+}"""
+
+# Each element's painted colours, in document order: two schemes that should look the same
+# (the dark setting, and "as my device" on a dark device) give the same list.
+COLOURS = """() => [...document.body.querySelectorAll('*')].filter(e => !e.closest('script, style')).map(e => {
+  const s = getComputedStyle(e);
+  return [e.tagName, s.color, s.backgroundColor, s.borderTopColor, s.fill, s.stroke].join(' ');
+})"""
