@@ -107,3 +107,10 @@ COLOURS = """() => [...document.body.querySelectorAll('*')].filter(e => !e.close
   const s = getComputedStyle(e);
   return [e.tagName, s.color, s.backgroundColor, s.borderTopColor, s.fill, s.stroke].join(' ');
 })"""
+
+# The visible texts under ``selector`` that break inside a word: more line boxes than words.
+WORDS_BROKEN = """selector => [...document.querySelectorAll(selector)].filter(e => e.offsetParent).filter(e => {
+  const range = document.createRange(); range.selectNodeContents(e);
+  const lines = new Set([...range.getClientRects()].filter(r => r.width > 1).map(r => Math.round(r.top)));
+  return lines.size > e.textContent.trim().split(/\\s+/).length;
+}).map(e => e.textContent.trim())"""

@@ -10,6 +10,7 @@ import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE, ROOT
 from tests.browser.helpers import sign_up
+from tests.browser.layout import WORDS_BROKEN
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -73,6 +74,7 @@ def test_tournament_pages_on_a_desktop_and_a_phone(site_server, new_page, screen
     assert page.locator("#tables li").count() == 7
     assert page.locator("#tables a.t-mat").count() == 7  # each finished match's .mat
     assert fits_the_phone(page)
+    assert page.evaluate(WORDS_BROKEN, "#standings th, #pr-table th") == []  # no "WIN / S" on a phone
     page.screenshot(path=str(screenshots / "tournament-bracket-phone.png"), full_page=True)
     page.set_viewport_size(DESKTOP)
     page.screenshot(path=str(screenshots / "tournament-bracket-desktop.png"), full_page=True)
