@@ -5,10 +5,12 @@
 //
 // The swap waits while the visitor is using the page: a button held down (replaced between
 // press and release, it would lose the click) or a field being filled in (a director's
-// reason); what was typed or chosen in a form's fields is kept across the swap.
+// reason), and a note (#t-held) says so; what was typed or chosen in a form's fields is kept
+// across the swap.
 import { openSocket } from './lib/socket.mjs';
 
 const root = document.getElementById('tournament');
+const heldNote = document.getElementById('t-held');
 let held = Number(root.dataset.version);
 let busy = false, again = false, waiting = null, pressing = false;
 
@@ -21,6 +23,7 @@ function swap(fresh) {
   root.innerHTML = fresh.innerHTML;
   root.dataset.version = fresh.dataset.version;
   delete root.dataset.waiting;
+  heldNote.hidden = true;
   for (const [form, name, value] of kept) {
     const twin = root.querySelector(`#${CSS.escape(form)} [name="${CSS.escape(name)}"]`);
     if (twin) twin.value = value;
@@ -31,7 +34,11 @@ function swap(fresh) {
 /** The swap put off while the page was in use, once it no longer is. */
 function flush() {
   if (!waiting) return;
-  if (inUse()) { root.dataset.waiting = waiting.dataset.version; return; }   // (the tests wait for it)
+  if (inUse()) {
+    root.dataset.waiting = waiting.dataset.version;   // (the tests wait for it)
+    heldNote.hidden = pressing;   // a press is over in a moment: no note for it
+    return;
+  }
   const fresh = waiting;
   waiting = null;
   swap(fresh);

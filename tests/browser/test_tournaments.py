@@ -110,11 +110,14 @@ def test_the_tournament_page_follows_entries_and_the_draw_live(site_server, new_
     watcher.wait_for_function("() => document.querySelectorAll('#entrants li').length === 4")
     director.wait_for_selector("#tournament[data-waiting]", state="attached")  # fetched, not swapped in
     assert director.locator("#entrants li").count() == 3
+    assert director.is_visible("#t-held")  # the director is told the page waits for him
+    director.screenshot(path=str(screenshots / "tournament-held-desktop.png"))
     assert director.evaluate("() => Number(document.getElementById('tournament').dataset.version)") == version
     director.keyboard.press("Tab")  # on to the next control: the field is left
     director.wait_for_function("() => document.querySelectorAll('#entrants li').length === 4")
     assert director.input_value("#player-action input[name=reason]") == "no show"
     assert director.evaluate("() => document.activeElement.id") == "remove"
+    assert director.is_hidden("#t-held")
     director.click("#start")
     watcher.wait_for_selector("#bracket .b-match")  # drawn on the watcher's page without a reload
     assert watcher.locator("#bracket .b-match").count() == 3
