@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE, ROOT
+from tests.browser.layout import WIDER
 from tests.browser.helpers import (
     click_play, create_match, fill_sign_up, game_state, join_by_invite, script_dice, sign_up,
 )
@@ -328,6 +329,9 @@ def test_settings_follow_the_player_to_another_browser(site_server, new_page, sc
         ratio = settings.evaluate(CONTRAST_JS, selector)
         assert ratio >= 4.5, (selector, ratio)
     shoot(settings, screenshots, "settings")
+    settings.set_viewport_size(PHONE)  # the animation setting's long option fits the phone
+    assert settings.evaluate(WIDER) == []
+    settings.set_viewport_size(DESKTOP)
     # the other browser (Black's first one) picks them up on its next page load
     black.reload()
     black.wait_for_function("() => window.bg && bg.state.phase === 'move'")
