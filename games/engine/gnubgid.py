@@ -71,6 +71,7 @@ Only the Python standard library is used.
 
 from __future__ import annotations
 
+import base64
 from functools import lru_cache
 
 from .errors import IdError
@@ -126,21 +127,17 @@ _MATCH_FIELDS = (
 
 
 # -- bit and base64 helpers ---------------------------------------------------
+def _encode_value(value: int, nbytes: int, nchars: int) -> str:
+    """``value``'s bits (bit *i* of the stream is bit *i* of ``value``: LSB first per byte, the
+    bytes in order) as ``nbytes`` bytes, base64'd (gnubg's alphabet is the standard one),
+    the first ``nchars`` characters kept (no ``=`` padding)."""
+    return base64.b64encode(value.to_bytes(nbytes, "little")).decode("ascii")[:nchars]
+
+
 def _encode_bits(bits: list, nbytes: int, nchars: int) -> str:
     """Pack ``bits`` (LSB first per byte) into ``nbytes`` bytes, base64 them
     and keep the first ``nchars`` characters (dropping the ``=`` padding)."""
-    data = bytearray(nbytes)
-    for i, bit in enumerate(bits):
-        if bit:
-            data[i >> 3] |= 1 << (i & 7)
-    out = []
-    for i in range(0, nbytes, 3):
-        chunk = data[i:i + 3]
-        n = len(chunk)
-        word = int.from_bytes(bytes(chunk) + bytes(3 - n), "big")
-        for k in range(n + 1):
-            out.append(_ALPHABET[(word >> (18 - 6 * k)) & 63])
-    return "".join(out)[:nchars]
+    return _encode_value(sum(1 << i for i, bit in enumerate(bits) if bit), nbytes, nchars)
 
 
 def _decode_bits(text: str, nchars: int, nbits: int, code: str, what: str, strict: bool = True) -> list:
@@ -189,15 +186,15 @@ def position_id(pos: Position) -> str:
     pos.validate()
     mover = pos.turn
     opponent = other(mover)
-    bits = []
+    value = shift = 0  # the bit stream as one integer: n checkers are n ones, then a zero
     for color in (opponent, mover):
         own = pos.mover_points(color)  # index 1..24 own points, 25 the bar
         for n in own[1:26]:
             if n < 0:
                 raise IdError("bad_position_id", gettext_noop("A position cannot hold a negative number of checkers."))
-            bits.extend([1] * n)
-            bits.append(0)
-    return _encode_bits(bits, 10, POSITION_ID_LENGTH)
+            value |= ((1 << n) - 1) << shift
+            shift += n + 1
+    return _encode_value(value, 10, POSITION_ID_LENGTH)
 
 
 def position_from_id(pid: str, turn: str) -> Position:
