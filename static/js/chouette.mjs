@@ -8,14 +8,14 @@
 import { patchBoard, renderBoard } from './board.mjs';
 import { boardInput } from './board_input.mjs';
 import {
-  actorOf, boardCube, boardState, endHeld, endPlaque, canMove, canSuggest, cubeNote, cubeRows, decisionButtons, lineRows, nameOf, offersFor,
+  actorOf, boardCube, boardSide, boardState, endHeld, endPlaque, canMove, canSuggest, cubeNote, cubeRows, decisionButtons, lineRows, nameOf, offersFor,
   playText, roleOf, roleWord, roomWord, secondsLeft, settleableCubes, statusText, suggestionParts, waitingFor, waitReason,
 } from './chouette_state.mjs';
 import { $, esc, setHTML, skipToBoard, toaster } from './lib/dom.mjs';
 import { gettext as _, interpolate } from './lib/i18n.mjs';
 import { openSocket, order } from './lib/socket.mjs';
 import { moveHint, partialFor, playView } from './play.mjs';
-import { applySteps, canMoveNow, completedPlay, flatPartial, formatSteps, mustPass } from './state.mjs';
+import { START_POSITION, applySteps, canMoveNow, completedPlay, flatPartial, formatSteps, mustPass } from './state.mjs';
 import { lastStepSound, planCube, planMove, planResult, planRoll, speedFactor } from './motion.mjs';
 import { motionPlayer } from './motion_player.mjs';
 import { loadOptions } from './prefs.mjs';
@@ -220,7 +220,8 @@ function drawPlay() {
   } else patchBoard($('board'), g ? renderBoard({
     ...playView(b), you: b.you, flipped: false, cursor: input.cursor, dice: g.dice, diceColor: b.turn, cube: boardCube(S.st, S.you),
     lastTurn: !b.partial.length && g.lastPlay && g.lastPlay.length ? { color: g.lastMover === 'box' ? 'white' : 'black', moves: g.lastPlay } : null,
-  }) : '');
+  }) : renderBoard({ pos: START_POSITION, you: S.st ? boardSide(S.st, S.you) : 'white', flipped: false, dice: null, cube: null, lastTurn: null,
+    bigLabels: $('board').clientWidth < 600 }));   // the table set, before its first game
   $('board').classList.toggle('my-move', movable);
   const moving = movable && canMove(S.st, S.you), passing = movable && mustPass(b);
   $('plays').hidden = !movable;

@@ -11,6 +11,13 @@ export const OTHER = { white: 'black', black: 'white' };
 const RESIGN_NAMES = { 1: 'single', 2: 'gammon', 3: 'backgammon' };
 const resignWord = level => (RESIGN_NAMES[level] ? kindWord(RESIGN_NAMES[level]) : level);
 
+/** The position every game starts from (the engine's ``Position.initial``), as the wire sends
+ *  a position: drawn on a table whose first game has not started. */
+export const START_POSITION = Object.freeze({
+  board: Object.freeze([0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2]),
+  whiteBar: 0, blackBar: 0, whiteOff: 0, blackOff: 0,
+});
+
 export function initialState() {
   return {
     game: null, version: null, phase: null, turn: null, actor: null, you: null,

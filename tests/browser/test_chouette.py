@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, SCREENSHOTS
 from tests.browser.dice import scripted_site, set_chouette_script
 from tests.browser.helpers import click_steps, drag_checker, sign_up
 from tests.browser.test_board_motion import SETTLED, WATCH_SPRITES
@@ -124,6 +124,9 @@ def _open_table(base, people) -> int:
         page.click("#join-button")
         page.wait_for_url(f"**/chouettes/{chouette_id}/")
     box.wait_for_function("() => document.querySelectorAll('#line li').length === 3")
+    # before the first game the table is set: the starting position, no dice
+    assert box.locator("#board .checker").count() == 30 and box.locator("#board .die").count() == 0
+    box.screenshot(path=str(SCREENSHOTS / "chouette-set-table.png"))
     return chouette_id
 
 
