@@ -8,7 +8,7 @@
 import { patchBoard, renderBoard } from './board.mjs';
 import { boardInput } from './board_input.mjs';
 import {
-  actorOf, boardCube, boardSide, boardState, endHeld, endPlaque, canMove, canSuggest, cubeNote, cubeRows, decisionButtons, lineRows, nameOf, offersFor,
+  actorOf, boardCube, boardSide, boardState, canStart, endHeld, endPlaque, canMove, canSuggest, cubeNote, cubeRows, decisionButtons, lineRows, nameOf, offersFor,
   playText, roleOf, roleWord, roomWord, secondsLeft, settleableCubes, statusText, suggestionParts, waitingFor, waitReason,
 } from './chouette_state.mjs';
 import { $, esc, setHTML, skipToBoard, toaster } from './lib/dom.mjs';
@@ -154,8 +154,7 @@ function render() {
   S.buttons = decisionButtons(st, you);
   // the table
   const seated = (st.seats || []).some(s => s.player === you && s.active);
-  const creatorSeated = (st.seats || []).some(s => s.player === st.creator && s.active);
-  $('start').hidden = !(st.status === 'open' && !st.session && seated && (!creatorSeated || you === st.creator));
+  $('start').hidden = !canStart(st, you);
   $('restart').hidden = !(st.status === 'open' && st.session && seated);
   $('join').hidden = !(you != null && !seated && st.status !== 'finished');
   $('bot-form').hidden = !(seated && st.status !== 'finished');

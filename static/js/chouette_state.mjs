@@ -222,11 +222,36 @@ export function secondsLeft(st, now = Date.now()) {
   return Math.max(0, Math.round((Date.parse(st.deadline) - now) / 1000));
 }
 
+/** Who may start a table that has not started: a seated player, the host if seated. */
+function starters(st) {
+  const seated = (st.seats || []).filter(s => s.active).map(s => s.player);
+  return seated.includes(st.creator) ? [st.creator] : seated;
+}
+
+/** Whether ``you`` may press "Start the chouette" now: the table is open and has never started,
+ *  you may start it, and enough players sit at it (the rules' ``minPlayers``, 3 by default). */
+export function canStart(st, you) {
+  return st.status === 'open' && !st.session && you != null && starters(st).includes(you) && enoughSeated(st);
+}
+
+function enoughSeated(st) {
+  const need = (st.rules && st.rules.minPlayers) || 3;
+  return (st.seats || []).filter(s => s.active).length >= need;
+}
+
 /** The status line. */
 export function statusText(st, you) {
   const g = st.game;
   if (!g) {
-    if (st.status === 'open') return st.session ? _('Waiting for players for the next game.') : _('Waiting for the players to sit down.');
+    if (st.status === 'open' && st.session) return _('Waiting for players for the next game.');
+    if (st.status === 'open' && !enoughSeated(st)) return _('Waiting for the players to sit down.');
+    if (st.status === 'open') {
+      if (canStart(st, you)) return _('Ready: start the chouette when everyone is here.');
+      const [host] = starters(st);
+      return starters(st).length === 1 && host === st.creator
+        ? interpolate(_('Ready: waiting for %(name)s to start the chouette.'), { name: nameOf(st, host) }, true)
+        : _('Ready: waiting for a seated player to start the chouette.');
+    }
     return st.status === 'finished' ? _('This chouette is over.') : '';
   }
   const side = g.onRoll === 'box' ? interpolate(_('%(name)s (box)'), { name: nameOf(st, g.box) }, true)

@@ -126,6 +126,11 @@ def _open_table(base, people) -> int:
     box.wait_for_function("() => document.querySelectorAll('#line li').length === 3")
     # before the first game the table is set: the starting position, no dice
     assert box.locator("#board .checker").count() == 30 and box.locator("#board .die").count() == 0
+    # the host is told he may start, the others whom they wait for
+    box.wait_for_function("() => document.getElementById('status-line').textContent.startsWith('Ready: start')")
+    others[0].wait_for_function("t => document.getElementById('status-line').textContent === t",
+                                arg=f"Ready: waiting for {box.text_content('.whoami').strip()} to start the chouette.")
+    assert others[0].is_hidden("#start")
     box.screenshot(path=str(SCREENSHOTS / "chouette-set-table.png"))
     return chouette_id
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   roleOf, boardSide, boardState, lineRows, cubeRows, decisionButtons, canMove, canSuggest, waitingFor,
-  settleableCubes, offersFor, secondsLeft, statusText, boardCube, endPlaque, actorOf, endHeld,
+  settleableCubes, offersFor, secondsLeft, statusText, boardCube, endPlaque, actorOf, endHeld, canStart,
 } from '../../static/js/chouette_state.mjs';
 import { canMoveNow, completedPlay, selectableSources } from '../../static/js/state.mjs';
 import { clickPoint, usedDice } from '../../static/js/play.mjs';
@@ -150,4 +150,20 @@ test('a game\'s end stays on the board until its delay or its dialog, never once
   assert.equal(endHeld({ ...next, closed: true }, st, 3, 5_000), false, 'its dialog closed');
   const last = { number: n, until: 10_000, closed: true };   // the end of this very game: no game follows yet
   assert.equal(endHeld(last, st, 2, 20_000), true, 'nothing follows: it stays');
+});
+
+test('an open table says who may start it, once enough players sit at it', () => {
+  const seat = (player, name) => ({ player, name, active: true });
+  const open = { status: 'open', session: null, game: null, creator: 1, rules: {}, seats: [seat(1, 'ann'), seat(2, 'bob')] };
+  assert.ok(!canStart(open, 1));   // two of the three a chouette needs
+  assert.match(statusText(open, 1), /sit down/);
+  const full = { ...open, seats: [...open.seats, seat(3, 'cy')] };
+  assert.ok(canStart(full, 1) && !canStart(full, 2) && !canStart(full, null));   // the host starts
+  assert.match(statusText(full, 1), /^Ready: start/);
+  assert.equal(statusText(full, 2), 'Ready: waiting for ann to start the chouette.');
+  const hostAway = { ...full, creator: 9 };   // the host left: any seated player may start
+  assert.ok(canStart(hostAway, 2) && canStart(hostAway, 3));
+  assert.match(statusText(hostAway, null), /a seated player/);
+  assert.ok(!canStart({ ...full, rules: { minPlayers: 4 } }, 1));
+  assert.ok(!canStart({ ...full, session: { line: [1, 2, 3] } }, 1));   // started once: "Next game" instead
 });
