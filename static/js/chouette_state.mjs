@@ -243,16 +243,14 @@ function enoughSeated(st) {
 export function statusText(st, you) {
   const g = st.game;
   if (!g) {
-    if (st.status === 'open' && st.session) return _('Waiting for players for the next game.');
-    if (st.status === 'open' && !enoughSeated(st)) return _('Waiting for the players to sit down.');
-    if (st.status === 'open') {
-      if (canStart(st, you)) return _('Ready: start the chouette when everyone is here.');
-      const [host] = starters(st);
-      return starters(st).length === 1 && host === st.creator
-        ? interpolate(_('Ready: waiting for %(name)s to start the chouette.'), { name: nameOf(st, host) }, true)
-        : _('Ready: waiting for a seated player to start the chouette.');
-    }
-    return st.status === 'finished' ? _('This chouette is over.') : '';
+    if (st.status === 'finished') return _('This chouette is over.');
+    if (st.status !== 'open') return '';
+    if (st.session) return _('Waiting for players for the next game.');
+    if (!enoughSeated(st)) return _('Waiting for the players to sit down.');
+    if (canStart(st, you)) return _('Ready: start the chouette when everyone is here.');
+    const hostStarts = starters(st)[0] === st.creator;   // else any seated player may
+    return hostStarts ? interpolate(_('Ready: waiting for %(name)s to start the chouette.'), { name: nameOf(st, st.creator) }, true)
+      : _('Ready: waiting for a seated player to start the chouette.');
   }
   const side = g.onRoll === 'box' ? interpolate(_('%(name)s (box)'), { name: nameOf(st, g.box) }, true)
     : interpolate(_('the team (captain %(name)s)'), { name: nameOf(st, g.captain) }, true);
