@@ -102,8 +102,9 @@ LOW_CONTRAST = """() => {
 }"""
 
 # Each element's painted colours, in document order: two schemes that should look the same
-# (the dark setting, and "as my device" on a dark device) give the same list.
-COLOURS = """() => [...document.body.querySelectorAll('*')].filter(e => !e.closest('script, style')).map(e => {
+# (the dark setting, and "as my device" on a dark device) give the same list. The board's hidden
+# warm-up sprites (motion_player.mjs), there for a moment after the page loads, are not counted.
+COLOURS = """() => [...document.body.querySelectorAll('*')].filter(e => !e.closest('script, style, .warm-up')).map(e => {
   const s = getComputedStyle(e);
   return [e.tagName, s.color, s.backgroundColor, s.borderTopColor, s.fill, s.stroke].join(' ');
 })"""
