@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  initialState, reduce, fold, selectableSources, targetsFrom, select, moveTo, undo, completedPlay,
+  START_POSITION, initialState, reduce, fold, selectableSources, targetsFrom, select, moveTo, undo, completedPlay,
   candidates, currentPosition, pipCounts, forcedPlay, mustPass, describe, formatSteps, moverPoint, yourTurn, nextMatchShown,
 } from '../../static/js/state.mjs';
 
@@ -24,6 +24,11 @@ test('folding a recorded game over its first snapshot gives the final board', ()
   // every move event is in the move list, in the server's notation
   const notations = fixture.events.filter(e => e.t === 'move').map(e => e.d.notation || 'cannot move');
   assert.deepEqual(end.moveList.filter(m => m.color && m.dice).map(m => m.text), notations);
+});
+
+test('the starting position drawn before a first game is the server engine\'s (the recorded first snapshot, before any move)', () => {
+  assert.equal(fixture.first.d.lastTurn, null);
+  assert.deepEqual(boardOf(START_POSITION), boardOf(fixture.first.d));
 });
 
 test('no checker is lost or made while folding', () => {
