@@ -14,8 +14,9 @@ SUMMARY = {
     "properties": {
         "id": {"type": "integer"}, "name": {"type": "string"},
         "format": {"type": "string", "enum": ["knockout", "double", "swiss", "roundrobin", "groups", "arena"]},
-        "formatName": {"type": "string"},
+        "formatName": {"type": "string", "description": "The format's name in the reader's language."},
         "status": {"type": "string", "enum": ["registering", "running", "finished", "cancelled"]},
+        "statusName": {"type": "string", "description": "The status in the reader's language."},
         "options": {"type": "object", "description": "The format's options (lengths, seeding, rounds...) and the "
                                                      "site's (cube, crawford, rated, minutes)."},
         "startsAt": {"type": "string", "nullable": True}, "roundDeadlineHours": {"type": "integer"},

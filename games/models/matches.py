@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games.engine import GameState, MatchRules, MatchState
 from games.engine.match import OPTION_FIELDS
@@ -27,7 +27,9 @@ class Match(models.Model):
     PLAYING = "playing"
     FINISHED = "finished"
     ABORTED = "aborted"
-    STATUSES = [(OPEN, "Open"), (PLAYING, "Playing"), (FINISHED, "Finished"), (ABORTED, "Aborted")]
+    # worded for the players ("Match 12: finished"): a status, not a heading or an order
+    STATUSES = [(OPEN, pgettext_lazy("match status", "Open")), (PLAYING, pgettext_lazy("match status", "Playing")),
+                (FINISHED, pgettext_lazy("match status", "Finished")), (ABORTED, pgettext_lazy("match status", "Aborted"))]
 
     status = models.CharField(max_length=10, choices=STATUSES, default=OPEN, db_index=True)
     white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="matches_as_white")

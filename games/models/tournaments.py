@@ -4,7 +4,7 @@ its entries and the match created for each pairing (docs/TOURNAMENTS.md, "On the
 from __future__ import annotations
 
 from django.db import models
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from games.models.matches import Match
 from games.models.players import Player
@@ -45,10 +45,13 @@ class Tournament(models.Model):
     RUNNING = "running"
     FINISHED = "finished"
     CANCELLED = "cancelled"
-    STATUSES = [(REGISTERING, "Registering"), (RUNNING, "Running"), (FINISHED, "Finished"),
-                (CANCELLED, "Cancelled")]
-    FORMATS = [("knockout", "Knock-out"), ("double", "Double elimination"), ("swiss", "Swiss"),
-               ("roundrobin", "Round robin"), ("groups", "Groups then knock-out"), ("arena", "Arena")]
+    # shown on the tournament's page and its club's ("Finished · winner Ann"), translated
+    STATUSES = [(REGISTERING, pgettext_lazy("tournament status", "Registering")),
+                (RUNNING, pgettext_lazy("tournament status", "Running")),
+                (FINISHED, pgettext_lazy("tournament status", "Finished")),
+                (CANCELLED, pgettext_lazy("tournament status", "Cancelled"))]
+    FORMATS = [("knockout", _("Knock-out")), ("double", _("Double elimination")), ("swiss", _("Swiss")),
+               ("roundrobin", _("Round robin")), ("groups", _("Groups then knock-out")), ("arena", _("Arena"))]
 
     name = models.CharField(max_length=80)
     format = models.CharField(max_length=12, choices=FORMATS)

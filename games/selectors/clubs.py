@@ -89,7 +89,8 @@ def club_detail(club: Club, viewer: Player | None = None) -> dict:
     out["owners"] = [m["name"] for m in members if m["role"] == Membership.OWNER]
     out["openChallenges"] = [challenge_dict(c) for c in open_]
     out["recentChallenges"] = [challenge_dict(c) for c in challenges if c.status != Challenge.OPEN]
-    out["tournaments"] = [{"id": t.pk, "name": t.name, "status": t.status, "format": t.format}
+    out["tournaments"] = [{"id": t.pk, "name": t.name, "status": t.status, "statusName": t.get_status_display(),
+                          "format": t.format}
                           for t in Tournament.objects.filter(club=club).order_by("-created_at", "-pk")[:20]]
     mine = next((m for m in members if viewer is not None and m["id"] == viewer.pk), None)
     if viewer is not None:

@@ -67,7 +67,7 @@ def tournament_sections(*, club: int | None = None) -> dict:
 def summary(t: Tournament, *, entrants: int) -> dict:
     return {
         "id": t.pk, "name": t.name, "format": t.format, "formatName": t.get_format_display(),
-        "status": t.status, "options": t.options, "startsAt": _iso(t.starts_at),
+        "status": t.status, "statusName": t.get_status_display(), "options": t.options, "startsAt": _iso(t.starts_at),
         "roundDeadlineHours": t.round_deadline_hours, "maxEntrants": t.max_entrants, "entrants": entrants,
         "winner": ({"id": t.winner_id, "name": t.winner.display_name} if t.winner_id else None),
         "createdAt": _iso(t.created_at), "startedAt": _iso(t.started_at), "finishedAt": _iso(t.finished_at),

@@ -61,3 +61,31 @@ def test_the_words_worded_in_python_follow_too(client, code):
     for text, page in (("Home board on the right", settings_page), ("As my device", settings_page),
                        ("Moves at random: for learning the controls. Instant.", lobby), ("World class", lobby)):
         assert translated(code, text) in page and text not in page, text
+
+
+@pytest.mark.parametrize("code", ["tr", "fr"])
+def test_a_status_and_a_format_read_from_the_models_are_worded_too(client, code):
+    """A tournament's status and format, and an ended match's status, come from the models'
+    choices: they showed in English ("Finished · kazanan ...", "Match 3: aborted")."""
+    from games import services
+    from games.models import Match, Player, Tournament
+
+    user = get_user_model().objects.create_user("anna", "anna@example.com", "a long enough pass 123")
+    anna = Player.objects.create(user=user, display_name="anna")
+    t = services.tournament_create(by=None, name="Sunday", format="swiss", length=3)
+    match = Match.objects.create(white=anna, length=3, status=Match.ABORTED)
+    client.force_login(user)
+    tournament = html.unescape(client.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE=code).content.decode())
+    waiting = html.unescape(client.get(f"/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE=code).content.decode())
+    with translation.override(code):
+        status, swiss = translation.pgettext("tournament status", "Registering"), translation.gettext("Swiss")
+        aborted = translation.pgettext("match status", "Aborted").lower()
+    assert f"<b>{status}</b>" in tournament and "Registering" not in tournament
+    assert f"<li>{swiss}" in tournament and "<li>Swiss" not in tournament
+    assert aborted in waiting and ": aborted" not in waiting
+    # every status of both models has its word in the catalogue
+    for _, label in Tournament.STATUSES + Match.STATUSES:  # ("Arena" is Turkish too)
+        with translation.override("en"):
+            english = str(label)
+        with translation.override(code):
+            assert str(label) != english, english
