@@ -127,7 +127,7 @@ export function renderPanel(G) {
     $('match-title').textContent = m.length ? interpolate(_('%(length)s-point match · game %(number)s'), { length: m.length, number: state.number }, true)
       : interpolate(_('Money session · game %(number)s'), { number: state.number }, true);
     $('match-title').textContent += tc;
-    const crawford = m.crawfordGame ? ` <span class="badge" title="${esc(_('Crawford game: no doubling'))}">${esc(_('Crawford'))}</span>`
+    const crawford = m.crawfordGame ? ` <span class="badge strong" title="${esc(_('Crawford game: no doubling'))}">${esc(_('Crawford'))}</span>`
       : m.postCrawford ? ` <span class="badge muted">${esc(_('post-Crawford'))}</span>` : '';
     $('score').innerHTML = `<span class="chip white"></span>${esc(name('white'))} <b>${m.score[0]}</b> – <b>${m.score[1]}</b> ${esc(name('black'))}<span class="chip black"></span>${crawford}`;
   }
