@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from tests.browser.conftest import PHONE
 from tests.browser.helpers import click_play, game_state, script_dice, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -32,7 +33,7 @@ def _count(page):
     return int(page.text_content("#your-turn-count")) if shown else 0
 
 
-def test_two_players_keep_three_correspondence_matches_each(site_server, new_page):
+def test_two_players_keep_three_correspondence_matches_each(site_server, new_page, screenshots):
     base, dice = site_server
     alice, bob = new_page(), new_page()
     sign_up(alice, base, "corralice")
@@ -78,3 +79,8 @@ def test_two_players_keep_three_correspondence_matches_each(site_server, new_pag
         assert _count(alice) == left
     bob.goto(f"{base}/matches/?turn=mine")
     assert _count(bob) == 6 and bob.locator("#match-rows tbody tr[data-match]").count() == 6
+    # on a phone the list fits the screen (it was an unstyled table 30-100 px wider than the page)
+    for width in (PHONE["width"], 360):
+        bob.set_viewport_size({**PHONE, "width": width})
+        assert bob.evaluate("document.documentElement.scrollWidth") <= width
+        bob.screenshot(path=str(screenshots / f"matches-your-turn-{width}.png"), full_page=True)
