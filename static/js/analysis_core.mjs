@@ -232,7 +232,7 @@ export function statRows(stats) {
   return [
     [pgettext('performance rating, abbreviated', 'PR'), n(stats.overall.pr)],
     [_('Error rate (mEMG per decision)'), n(stats.overall.errorRate)],
-    [_('Rating'), ratingWord(stats.overall.rating)],
+    [pgettext("how well a player played, on gnubg's scale: 'Rating: Expert'", 'Rating'), ratingWord(stats.overall.rating)],
     [_('Checker error rate'), n(stats.checker.errorRate)],
     [_('Checker errors (doubtful/bad/very bad)'),
       `${stats.checker.marks.doubtful}/${stats.checker.marks.bad}/${stats.checker.marks.very_bad}`],

@@ -12,7 +12,7 @@ import {
   playText, roleOf, roleWord, roomWord, secondsLeft, settleableCubes, statusText, suggestionParts, waitingFor, waitReason,
 } from './chouette_state.mjs';
 import { $, esc, setHTML, skipToBoard, toaster } from './lib/dom.mjs';
-import { gettext as _, interpolate } from './lib/i18n.mjs';
+import { gettext as _, interpolate, pgettext } from './lib/i18n.mjs';
 import { openSocket, order } from './lib/socket.mjs';
 import { moveHint, partialFor, playView } from './play.mjs';
 import { START_POSITION, applySteps, canMoveNow, completedPlay, flatPartial, formatSteps, mustPass } from './state.mjs';
@@ -255,7 +255,7 @@ function renderSettle() {
     `<button type="button" class="button small" data-settle="accept_settlement" data-cube="${o.cube}">${esc(_('Accept'))}</button>` +
     `<button type="button" class="button small alt" data-settle="reject_settlement" data-cube="${o.cube}">${esc(_('Reject'))}</button></div>`).join('') +
     byYou.map(o => `<div class="offer">${esc(interpolate(_("Your offer on %(name)s's cube: %(amount)s"), { name: o.name, amount: o.amount }, true))} ` +
-      `<button type="button" class="button small ghost" data-settle="withdraw_settlement" data-cube="${o.cube}">${esc(_('Withdraw'))}</button></div>`).join(''));
+      `<button type="button" class="button small ghost" data-settle="withdraw_settlement" data-cube="${o.cube}">${esc(pgettext('withdraw an offer', 'Withdraw'))}</button></div>`).join(''));
   const cubes = settleableCubes(st, you);
   $('settle-form').hidden = !cubes.length;
   const checked = new Set([...document.querySelectorAll('#settle-cubes input:checked')].map(i => Number(i.value)));

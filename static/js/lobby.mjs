@@ -1,6 +1,6 @@
 // The lobby: open matches and games in progress, live over /ws/lobby/ (docs/PROTOCOL.md).
 import { csrfToken, esc, setHTML } from './lib/dom.mjs';
-import { gettext as _, interpolate, pgettext } from './lib/i18n.mjs';
+import { gettext as _, interpolate, ngettext, pgettext } from './lib/i18n.mjs';
 import { openSocket, order } from './lib/socket.mjs';
 import { timeControlText } from './texts.mjs';
 
@@ -23,7 +23,7 @@ function describe(m) {
   }
   return bits.join(', ');
 }
-const lengthText = m => (m.length ? interpolate(_('%(length)s-point match'), { length: m.length }, true) : _('money'));
+const lengthText = m => (m.length ? interpolate(ngettext('%(length)s-point match', '%(length)s-point match', m.length), { length: m.length }, true) : _('money'));
 const who = p => (p ? `${esc(p.name)} <span class="rating">${Math.round(p.rating)}</span>` : '—');
 
 function render() {

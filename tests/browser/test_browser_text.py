@@ -49,6 +49,13 @@ def test_the_lobbys_rows_are_written_in_turkish_for_a_turkish_browser(site_serve
     english = host.locator(f'#open-matches tr[data-match="{match_id}"]')
     english.wait_for()
     assert "3-point match" in english.inner_text() and "Your table" in english.inner_text()
+    # a 1-point match in the singular, as the page's own rows say it ("Match auf 1 Punkte" once)
+    german = page_in("de-DE")
+    german.goto(f"{base}/")
+    one, _ = create_match(host, base, length=1, private=False)
+    single = german.locator(f'#open-matches tr[data-match="{one}"]')
+    single.wait_for()
+    assert "Match auf 1 Punkt" in single.inner_text() and "1 Punkte" not in single.inner_text()
 
 
 def test_the_game_pages_panels_and_the_board_read_aloud_follow_each_players_language(site_server, page_in):  # noqa: F811

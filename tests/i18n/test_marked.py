@@ -64,3 +64,16 @@ def test_a_catalogue_is_complete_and_keeps_the_placeholders(path):
         wanted = sorted(PLACEHOLDER.findall(sources[-1]))
         for text in translations:
             assert sorted(PLACEHOLDER.findall(text)) == wanted, (entry.msgid, text)
+
+
+@pytest.mark.parametrize("code", [code for code, _ in settings.LANGUAGES[1:]])
+def test_a_text_the_pages_and_the_browser_share_reads_the_same_in_both(code):
+    """A msgid in both catalogues (the pages' and the browser's) has one translation: the lobby
+    and the game page named the same bot level two ways ("Mittel", "Mittelstufe"), and the
+    lobby's live list said "Match auf 1 Punkte". Two meanings of one English word take a context
+    (``pgettext("withdraw an offer", "Withdraw")``)."""
+    pages, browser = (polib.pofile(str(ROOT / "locale" / code / "LC_MESSAGES" / f"{d}.po")) for d in ("django", "djangojs"))
+    words = {(e.msgctxt, e.msgid): (e.msgstr, dict(e.msgstr_plural)) for e in pages}
+    differ = [e.msgid for e in browser if (e.msgctxt, e.msgid) in words
+              and words[(e.msgctxt, e.msgid)] != (e.msgstr, dict(e.msgstr_plural))]
+    assert not differ, differ
