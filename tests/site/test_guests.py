@@ -53,3 +53,14 @@ def test_a_guest_who_signs_up_keeps_the_player(client, alice):
     assert gwen.pk == guest.pk and not gwen.is_guest and gwen.display_name == "gwen"
     assert Match.objects.get(pk=match.pk).black_id == gwen.pk
     assert client.login(username="gwen", password="a long enough pass 123")
+
+
+def test_the_keyboard_help_is_shown_to_the_players_not_to_spectators(client, alice):
+    from django.test import Client
+
+    match = services.match_create(creator=alice, length=3)
+    client.post(f"/join/{match.invite_code}/", {"guest": "1"})
+    page = f"/games/{match.games.get().pk}/"
+    assert 'id="keys-hint"' in client.get(page).content.decode()
+    watched = Client().get(page)
+    assert watched.status_code == 200 and 'id="keys-hint"' not in watched.content.decode()
