@@ -6,6 +6,18 @@ import re
 # Every visible text node's line boxes; pairs of different nodes whose boxes intersect.
 OVERLAPS = """() => {
   const boxes = [];
+  // the part of the page a text can be seen in: its scrolling boxes clip it (a move list
+  // scrolled to its end hides its first lines under its heading; they overlap nothing seen)
+  const clipOf = el => {
+    let c = { left: -Infinity, top: -Infinity, right: Infinity, bottom: Infinity };
+    for (let a = el; a && a !== document.documentElement; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      const b = a.getBoundingClientRect();
+      c = { left: Math.max(c.left, b.left), top: Math.max(c.top, b.top), right: Math.min(c.right, b.right), bottom: Math.min(c.bottom, b.bottom) };
+    }
+    return c;
+  };
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
@@ -13,7 +25,11 @@ OVERLAPS = """() => {
     if (!node.textContent.trim() || !el || el.closest('script, style, option, .sr-only, [hidden], details:not([open]) > :not(summary)')
         || getComputedStyle(el).visibility === 'hidden') continue;
     const range = document.createRange(); range.selectNodeContents(node);
-    for (const r of range.getClientRects()) if (r.width > 1 && r.height > 1) boxes.push({ r, text: node.textContent.trim().slice(0, 30) });
+    const c = clipOf(el);
+    for (const q of range.getClientRects()) {
+      const r = { left: Math.max(q.left, c.left), top: Math.max(q.top, c.top), right: Math.min(q.right, c.right), bottom: Math.min(q.bottom, c.bottom) };
+      if (r.right - r.left > 1 && r.bottom - r.top > 1) boxes.push({ r, text: node.textContent.trim().slice(0, 30) });
+    }
   }
   const hits = [];
   for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {

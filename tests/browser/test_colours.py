@@ -30,8 +30,10 @@ def _pages(tournament, game, analysis):
     return [
         ("lobby", "/", "() => document.querySelector('#lobby-status.on')"),
         ("tournament", f"/tournaments/{tournament}/", "() => document.querySelectorAll('#bracket .b-match').length === 7"),
-        # the seats' presence dots come in their own message after the snapshot
-        ("game", f"/games/{game}/", "() => window.bg && bg.state.version > 0 && bg.state.presence"),
+        # the seats' presence dots come in their own message after the snapshot, the end
+        # dialog's analysis line (end_stats.mjs) after its own fetch
+        ("game", f"/games/{game}/",
+         "() => window.bg && bg.state.version > 0 && bg.state.presence && document.getElementById('end-stats')"),
         ("analysis", f"/analysis/{analysis}/",
          "() => document.querySelector('#analysis[data-status=done]') && document.getElementById('analysis').dataset.step === '0'"),
         ("leaderboard", "/leaderboard/", "() => document.readyState === 'complete'"),

@@ -143,3 +143,18 @@ def test_the_check_for_english_left_sees_a_text_that_did_not_change():
     english = ["Your turn", "3-point match", "Ann", "24/18 13/10", "PR 4.2"]
     assert english_left(["Sıra sende", "3-point match", "Ann", "24/18 13/10", "PR 4.2"], english, {"PR", "Ann"}) \
         == ["3-point match"]
+
+
+def test_the_overlap_check_counts_what_is_seen(new_page):
+    """OVERLAPS: a line scrolled out of its box (a move list scrolled to its end, its first lines
+    above the box, where the list's heading is) overlaps nothing seen; drawn there, it is found."""
+    page = new_page(DESKTOP)
+    page.set_content("""<div style="font: 14px/20px sans-serif"><h3 style="margin:0;font-size:14px">Moves</h3>
+      <ol id="list" style="margin:0;height:40px;overflow-y:auto">""" + "".join(f"<li>line {i}</li>" for i in range(6))
+                     + "</ol></div>")
+    page.evaluate("document.getElementById('list').scrollTop = 80")   # lines 0-3 above the box
+    assert page.evaluate(OVERLAPS) == []
+    page.evaluate("document.getElementById('list').style.overflowY = 'visible'")   # the lines drawn past it
+    page.evaluate("document.getElementById('list').style.marginTop = '-60px'")   # over the heading
+    hits = page.evaluate(OVERLAPS)
+    assert hits and all(a == "Moves" and b.startswith("line ") for a, b in hits), hits
