@@ -31,8 +31,19 @@ def seats(chouette: Chouette) -> list:
             for s in ChouetteSeat.objects.filter(chouette=chouette).select_related("player").order_by("pk")]
 
 
+def _starters(chouette: Chouette, seated: list) -> list:
+    """Who may press "Start the chouette" now (``ChouetteRules.starters``): nobody once it has
+    started, nor until enough players sit."""
+    if chouette.status != Chouette.OPEN or chouette.state is not None:
+        return []
+    rules = ce.ChouetteRules.from_dict(chouette.rules)
+    players = [s["player"] for s in seated if s["active"]]
+    return rules.starters(players, chouette.created_by_id) if rules.may_start_with(players) else []
+
+
 def public_state(chouette: Chouette, row: ChouetteGame | None, session, game) -> dict:
     """The state after an event, the same for every viewer (the legal plays are public too)."""
+    seated = seats(chouette)
     out = {
         "chouette": chouette.pk,
         "status": chouette.status,
@@ -41,7 +52,8 @@ def public_state(chouette: Chouette, row: ChouetteGame | None, session, game) ->
         "rules": chouette.rules,
         "decisionSeconds": chouette.decision_seconds,
         "deadline": chouette.deadline.isoformat() if chouette.deadline else None,
-        "seats": seats(chouette),
+        "seats": seated,
+        "starters": _starters(chouette, seated),
         "session": session.to_dict() if session else None,
         "game": None,
     }

@@ -254,12 +254,12 @@ def chouette_start(*, chouette_id, player) -> Chouette:
         c = lock_chouette(chouette_id)
         players = _seated_ids(c)
         starter = player_id_of(player)
-        if starter not in players or (c.created_by_id in players and starter != c.created_by_id):
+        rules = ce.ChouetteRules.from_dict(c.rules)
+        if starter not in rules.starters(players, c.created_by_id):
             raise Forbidden("not_creator", gettext("The player who opened the chouette starts it (anyone seated, if he left)."))
         if c.status != Chouette.OPEN or c.state is not None:
             raise Conflict("already_started", gettext("This chouette has started."))
-        rules = ce.ChouetteRules.from_dict(c.rules)
-        if len(players) < rules.min_players:
+        if not rules.may_start_with(players):
             raise Conflict("not_enough_players", gettext("A chouette needs at least %(min_players)s players.")
                     % {"min_players": rules.min_players})
         t = ChouetteRecord(c)

@@ -222,21 +222,11 @@ export function secondsLeft(st, now = Date.now()) {
   return Math.max(0, Math.round((Date.parse(st.deadline) - now) / 1000));
 }
 
-/** Who may start a table that has not started: a seated player, the host if seated. */
-function starters(st) {
-  const seated = (st.seats || []).filter(s => s.active).map(s => s.player);
-  return seated.includes(st.creator) ? [st.creator] : seated;
-}
-
-/** Whether ``you`` may press "Start the chouette" now: the table is open and has never started,
- *  you may start it, and enough players sit at it (the rules' ``minPlayers``, 3 by default). */
+/** Whether ``you`` may press "Start the chouette" now. The server names who may (``starters``:
+ *  nobody once the table has started or while too few sit; the host if seated, else anyone
+ *  seated; ``ChouetteRules.starters``), the rule its refusal applies: the page only reads it. */
 export function canStart(st, you) {
-  return st.status === 'open' && !st.session && you != null && starters(st).includes(you) && enoughSeated(st);
-}
-
-function enoughSeated(st) {
-  const need = (st.rules && st.rules.minPlayers) || 3;
-  return (st.seats || []).filter(s => s.active).length >= need;
+  return you != null && (st.starters || []).includes(you);
 }
 
 /** The status line. */
@@ -246,9 +236,9 @@ export function statusText(st, you) {
     if (st.status === 'finished') return _('This chouette is over.');
     if (st.status !== 'open') return '';
     if (st.session) return _('Waiting for players for the next game.');
-    if (!enoughSeated(st)) return _('Waiting for the players to sit down.');
+    if (!(st.starters || []).length) return _('Waiting for the players to sit down.');
     if (canStart(st, you)) return _('Ready: start the chouette when everyone is here.');
-    const hostStarts = starters(st)[0] === st.creator;   // else any seated player may
+    const hostStarts = st.starters.includes(st.creator);   // else any seated player may
     return hostStarts ? interpolate(_('Ready: waiting for %(name)s to start the chouette.'), { name: nameOf(st, st.creator) }, true)
       : _('Ready: waiting for a seated player to start the chouette.');
   }

@@ -152,18 +152,18 @@ test('a game\'s end stays on the board until its delay or its dialog, never once
   assert.equal(endHeld(last, st, 2, 20_000), true, 'nothing follows: it stays');
 });
 
-test('an open table says who may start it, once enough players sit at it', () => {
+test('an open table says who may start it: the players the server names (starters)', () => {
+  // who they are is the server's rule (ChouetteRules.starters; tests/services/test_chouette_flow.py)
   const seat = (player, name) => ({ player, name, active: true });
-  const open = { status: 'open', session: null, game: null, creator: 1, rules: {}, seats: [seat(1, 'ann'), seat(2, 'bob')] };
-  assert.ok(!canStart(open, 1));   // two of the three a chouette needs
+  const open = { status: 'open', session: null, game: null, creator: 1, rules: {}, seats: [seat(1, 'ann'), seat(2, 'bob')], starters: [] };
+  assert.ok(!canStart(open, 1));   // too few sit: nobody
   assert.match(statusText(open, 1), /sit down/);
-  const full = { ...open, seats: [...open.seats, seat(3, 'cy')] };
+  const full = { ...open, seats: [...open.seats, seat(3, 'cy')], starters: [1] };
   assert.ok(canStart(full, 1) && !canStart(full, 2) && !canStart(full, null));   // the host starts
   assert.match(statusText(full, 1), /^Ready: start/);
   assert.equal(statusText(full, 2), 'Ready: waiting for ann to start the chouette.');
-  const hostAway = { ...full, creator: 9 };   // the host left: any seated player may start
+  const hostAway = { ...full, creator: 9, starters: [1, 2, 3] };   // the host left: any seated player may start
   assert.ok(canStart(hostAway, 2) && canStart(hostAway, 3));
   assert.match(statusText(hostAway, null), /a seated player/);
-  assert.ok(!canStart({ ...full, rules: { minPlayers: 4 } }, 1));
-  assert.ok(!canStart({ ...full, session: { line: [1, 2, 3] } }, 1));   // started once: "Next game" instead
+  assert.ok(!canStart({ ...full, starters: undefined }, 1));   // a state without the field: no button
 });

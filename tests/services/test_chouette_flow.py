@@ -330,3 +330,34 @@ def test_a_games_end_carries_its_final_position_and_the_snapshot_finds_it_again(
     assert last["result"] == finished.result and last["lines"] == end.payload["lines"]
     assert last["scores"] == end.payload["scores"]
     assert 0 <= last["ago"] < 60
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_state_names_exactly_the_players_the_start_accepts():
+    """``starters`` in the table's state (what the page shows Start to) is the start's own rule:
+    nobody while too few sit, the host when he sits, anyone seated once he left, nobody once
+    started; each named player's start is accepted and every other refused."""
+    ann, bob, cy, dee = _players(4, prefix="st")
+
+    def named(c):
+        return chouette_view.public_state(*state(c.pk))["starters"]
+
+    def refused(c, who):
+        for p in who:
+            with pytest.raises((Forbidden, Conflict)):
+                services.chouette_start(chouette_id=c.pk, player=p)
+
+    c = services.chouette_create(player=ann)
+    services.chouette_join(player=bob, chouette_id=c.pk)
+    assert named(c) == []
+    refused(c, [ann, bob, cy])
+    services.chouette_join(player=cy, chouette_id=c.pk)
+    assert named(c) == [ann.pk]
+    refused(c, [bob, cy, dee])
+    services.chouette_leave(chouette_id=c.pk, player=ann)
+    services.chouette_join(player=dee, chouette_id=c.pk)
+    assert named(c) == [bob.pk, cy.pk, dee.pk]
+    refused(c, [ann])
+    with services.use_dice(CycleDice([[6], [5], [4], [6, 5]])):
+        services.chouette_start(chouette_id=c.pk, player=cy)
+    assert named(c) == []

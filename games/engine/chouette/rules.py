@@ -117,6 +117,20 @@ class ChouetteRules:
         if self.raccoon and not self.beaver:
             raise IllegalAction("raccoon_needs_beaver", gettext_noop("Raccoons need beavers to be allowed."))
 
+    def starters(self, seated: list, creator) -> list:
+        """Who may start a table that has not started, of the players ``seated`` there: its
+        creator if he sits, else (he left) anyone seated. ``chouette_start`` refuses the others
+        and the table's state names them (``starters``) for the page's Start button.
+
+        >>> ChouetteRules().starters([5, 1, 7], creator=1), ChouetteRules().starters([5, 7], creator=1)
+        ([1], [5, 7])
+        """
+        return [creator] if creator in seated else list(seated)
+
+    def may_start_with(self, seated: list) -> bool:
+        """Whether enough players sit to start (``min_players``)."""
+        return len(seated) >= self.min_players
+
     def limit_allows(self, value: int) -> bool:
         """Whether a cube may reach ``value``."""
         return self.cube_limit is None or value <= self.cube_limit
